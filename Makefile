@@ -1,0 +1,58 @@
+# labelam -- mandatory label-based row access control as a table access method
+#
+# Build:   make && make install          (PGXS; see README.md)
+# Demo:    make demo                     (sets up everything, throwaway cluster)
+# Tests:   make test                     (sets up everything, runs every suite)
+# Bench:   make bench
+
+MODULE_big = labelam
+EXTENSION = labelam
+EXTVERSION = 0.1
+
+SRCS = $(sort $(wildcard src/*.c src/*/*.c))
+OBJS = $(SRCS:.c=.o)
+LABELAM_HDRS = $(wildcard src/*.h src/*/*.h)
+
+# The extension script is assembled from one piece per subsystem.
+SQL_PARTS = $(sort $(wildcard sql/*.sql))
+DATA_built = labelam--$(EXTVERSION).sql
+
+# Test lists (for "make installcheck" against a server you run yourself;
+# "make test" drives the same files through scripts/run-tests.sh).
+REGRESS = $(sort $(basename $(notdir $(wildcard test/sql/*.sql))))
+REGRESS_OPTS = --inputdir=test --load-extension=labelam
+ISOLATION = $(sort $(basename $(notdir $(wildcard test/specs/*.spec))))
+ISOLATION_OPTS = --inputdir=test --load-extension=labelam
+
+PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
+PG_CPPFLAGS = -I$(srcdir)/src
+PG_CFLAGS = -Wmissing-prototypes -Werror=implicit-function-declaration
+# libsepol.a: Debian's shared libsepol lacks sepol_transition_sid & co.
+SHLIB_LINK = -lselinux -l:libsepol.a -llz4
+
+EXTRA_CLEAN = $(DATA_built)
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(OBJS): $(LABELAM_HDRS)
+
+$(DATA_built): $(SQL_PARTS)
+	cat $(SQL_PARTS) > $@
+
+.PHONY: deps demo test check-pg bench
+
+deps:
+	scripts/deps.sh
+
+demo:
+	scripts/demo.sh
+
+test:
+	scripts/run-tests.sh
+
+check-pg:
+	scripts/check-pg.sh
+
+bench:
+	bench/run.sh

@@ -1,0 +1,178 @@
+#!/bin/bash
+# check-pg.sh -- PostgreSQL's own core regression suite (parallel_schedule)
+# and isolation suite (isolation_schedule), from the Debian source package of
+# the installed postgresql-15, run with default_table_access_method =
+# labelheap, once per mode:
+#   normal    test/test.conf only
+#   walcheck  + wal_consistency_checking = 'heap,heap2'
+#   ownwrite  + labelam.debug_own_write = on (every write through labelheap's
+#             own placement code)
+# Any non-heap AM makes create_index, create_am and psql print its name;
+# those three pass here when every changed line names the access method.
+# After each run, labelam.verify_labels must be empty for every labelheap
+# relation left in the regression database.
+#
+# Standalone: scripts/check-pg.sh [mode ...]; sourced by run-tests.sh.
+
+PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
+AM_NAME_TESTS="create_index create_am psql"
+
+_check_pg_fetch() {
+	local ver upstream src tarball
+	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
+	upstream=${ver%%-*}
+	SUITE=$PG_SUITES/$upstream/suite
+	[ -f "$SUITE/regress/lib/regress.so" ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
+	src=$PG_SUITES/$upstream/src/postgresql-$upstream
+	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
+		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			# mirror the Debian archive's deb822 stanzas as deb-src
+			local f tmp
+			tmp=$(mktemp)
+			for f in /etc/apt/sources.list.d/*.sources; do
+				[ -f "$f" ] && grep -q debian "$f" || continue
+				awk 'BEGIN{RS=""; ORS="\n\n"} /Types: deb\n/ && /debian/ {sub(/Types: deb\n/, "Types: deb-src\n"); print}' "$f"
+			done >"$tmp"
+			[ -s "$tmp" ] || die "no Debian apt source to mirror as deb-src"
+			install -m 644 "$tmp" /etc/apt/sources.list.d/labelam-src.sources
+			rm -f "$tmp"
+			apt-get update -qq >/dev/null
+		fi
+		mkdir -p "$PG_SUITES/$upstream/src"
+		(cd "$PG_SUITES/$upstream/src" &&
+			{ apt-get source -qq --download-only "postgresql-15=$ver" >/dev/null 2>&1 ||
+				apt-get source -qq --download-only postgresql-15 >/dev/null; } &&
+			tar xf "$(ls -t postgresql-15_*.orig.tar.* | head -1)") || die "could not fetch the postgresql-15 source"
+		[ -f "$src/src/test/regress/parallel_schedule" ] ||
+			src=$(ls -d "$PG_SUITES/$upstream"/src/postgresql-15.*/ | head -1 | sed 's:/$::')
+	fi
+	local R=$src/src/test/regress I=$src/src/test/isolation t f
+	tests_of() { sed -n 's/^test:[[:space:]]*//p' "$1" | tr -s ' \t' '\n' | sed '/^$/d'; }
+	rm -rf "$SUITE"
+	mkdir -p "$SUITE"/regress/{sql,expected,data,lib,src} "$SUITE"/isolation/{specs,expected}
+	cp "$R/parallel_schedule" "$R/resultmap" "$SUITE/regress/"
+	for t in $(tests_of "$R/parallel_schedule"); do
+		cp "$R/sql/$t.sql" "$SUITE/regress/sql/"
+		for f in "$R/expected/$t.out" "$R/expected/${t}"_[0-9].out; do
+			[ -f "$f" ] && cp "$f" "$SUITE/regress/expected/"
+		done
+	done
+	grep -ho "'/data/[A-Za-z0-9_.]*'" "$SUITE"/regress/sql/*.sql | tr -d "'" | sort -u |
+		while read -r f; do [ -f "$R$f" ] && cp "$R$f" "$SUITE/regress/data/"; done
+	cp "$R/regress.c" "$SUITE/regress/src/"
+	printf 'MODULES = regress\nPGXS := $(shell $(PG_CONFIG) --pgxs)\ninclude $(PGXS)\n' >"$SUITE/regress/src/Makefile"
+	make -s -C "$SUITE/regress/src" PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1 || die "could not build regress.so"
+	cp "$SUITE/regress/src/regress.so" "$SUITE/regress/lib/"
+	local pkglibdir; pkglibdir=$("$PG_CONFIG" --pkglibdir)
+	cp "$pkglibdir/refint.so" "$pkglibdir/autoinc.so" "$SUITE/regress/lib/"
+	cp "$I/isolation_schedule" "$SUITE/isolation/"
+	for t in $(tests_of "$I/isolation_schedule"); do
+		cp "$I/specs/$t.spec" "$SUITE/isolation/specs/"
+		for f in "$I/expected/$t.out" "$I/expected/${t}"_[0-9].out; do
+			[ -f "$f" ] && cp "$f" "$SUITE/isolation/expected/"
+		done
+	done
+	chmod -R a+rX "$PG_SUITES"
+}
+
+# Does the diff of TEST only add or remove lines naming labelheap (and the
+# row counts of those listings)?
+_only_am_name_diffs() {
+	local test=$1 diffs=$2
+	awk -v t="$test" '
+		/^diff / { cur = ($0 ~ "/" t "\\.out") }
+		cur && /^[-+]/ && !/^(\+\+\+|---) / {
+			if ($0 ~ /labelheap/ || $0 ~ /^[-+]\([0-9]+ rows?\)$/) next
+			bad = 1
+		}
+		END { exit bad }' "$diffs"
+}
+
+_check_pg_count() {	# name out-file diffs
+	local name=$1 out=$2 diffs=$3 p f t failed=()
+	p=$(grep -cE '\.\.\. ok' "$out")
+	for t in $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {print $i; break}}'); do
+		if [[ " $AM_NAME_TESTS " == *" $t "* ]] && _only_am_name_diffs "$t" "$diffs"; then
+			p=$((p + 1))
+		else
+			failed+=("$t")
+		fi
+	done
+	f=${#failed[@]}
+	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+	if [ "$f" -gt 0 ]; then
+		FAILED_NAMES+=("$name: ${failed[*]}")
+		echo "$name: $p passed, $f failed (${failed[*]}; diffs: $diffs)"
+	else
+		echo "$name: $p passed, $f failed"
+	fi
+	grep -qE 'PANIC|terminated by signal' "$out" && echo "$name: server crashed, see $out"
+}
+
+_check_pg_verify() {	# name: labels of every labelheap relation in the regression db
+	local name=$1 res
+	res=$(psql_q -At -d regression -c "
+		SELECT count(*) FILTER (WHERE v.problem IS NOT NULL) || ' ' || count(DISTINCT c.oid)
+		FROM pg_class c JOIN pg_am a ON a.oid = c.relam AND a.amname = 'labelheap'
+		LEFT JOIN LATERAL labelam.verify_labels(c.oid) v ON true
+		WHERE c.relkind IN ('r', 'm', 't')" 2>&1)
+	if [[ "$res" =~ ^0\ ([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+		PASSED=$((PASSED + 1))
+		echo "$name verify_labels: 0 problems in ${BASH_REMATCH[1]} labelheap relations"
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("$name verify_labels: $res")
+		echo "$name verify_labels: FAILED: $res"
+	fi
+}
+
+check_pg_mode() {	# mode conf-lines...
+	local mode=$1; shift
+	local extra=()
+	case "$mode" in
+		normal) ;;
+		walcheck) extra=("wal_consistency_checking = 'heap,heap2'") ;;
+		ownwrite) extra=("labelam.debug_own_write = on") ;;
+		*) die "unknown check-pg mode $mode" ;;
+	esac
+	cluster_start "pg-$mode" "$@" "${extra[@]}" \
+		"default_table_access_method = 'labelheap'" "compute_query_id = off" \
+		"log_line_prefix = '%m %b[%p] '" "max_connections = 100"
+	local out=$WORK/pg-$mode
+	mkdir -p "$out/regress" "$out/isolation"
+	[ "$(id -u)" -eq 0 ] && chown -R "$RUN_USER" "$out"
+	(cd "$out/regress" && as_user "$PGXS_TESTDIR/regress/pg_regress" \
+		--bindir="$PGBIN" --inputdir="$SUITE/regress" --outputdir="$out/regress" \
+		--dlpath="$SUITE/regress/lib" --host="$PGHOST" --port="$PGPORT" \
+		--max-concurrent-tests=20 --load-extension=labelam \
+		--schedule="$SUITE/regress/parallel_schedule") >"$out/regress.out" 2>&1
+	_check_pg_count "pg-$mode regress" "$out/regress.out" "$out/regress/regression.diffs"
+	_check_pg_verify "pg-$mode"
+	(cd "$out/isolation" && as_user "$PGXS_TESTDIR/isolation/pg_isolation_regress" \
+		--bindir="$PGBIN" --inputdir="$SUITE/isolation" --outputdir="$out/isolation" \
+		--host="$PGHOST" --port="$PGPORT" --load-extension=labelam \
+		--schedule="$SUITE/isolation/isolation_schedule") >"$out/isolation.out" 2>&1
+	_check_pg_count "pg-$mode isolation" "$out/isolation.out" "$out/isolation/regression.diffs"
+	cluster_stop
+}
+
+check_pg_all() {	# conf-lines...
+	_check_pg_fetch
+	local m
+	for m in ${CHECK_PG_MODES:-normal walcheck ownwrite}; do
+		check_pg_mode "$m" "$@"
+	done
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -uo pipefail
+	. "$(dirname "$0")/pgenv.sh"
+	[ $# -gt 0 ] && CHECK_PG_MODES="$*"
+	labelam_setup
+	PASSED=0 FAILED=0 FAILED_NAMES=()
+	mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$LABELAM_TOP/test/test.conf")
+	check_pg_all "${CONF[@]}"
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+fi

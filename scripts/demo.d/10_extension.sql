@@ -1,0 +1,3 @@
+-- labelam is preloaded; the extension puts its objects in schema labelam.
+CREATE EXTENSION labelam;
+\dx labelam

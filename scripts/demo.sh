@@ -1,0 +1,14 @@
+#!/bin/bash
+# demo.sh -- "make demo": set-up, build, private install, a throwaway
+# cluster with labelam preloaded, and a short tour printed to the terminal.
+set -uo pipefail
+. "$(dirname "$0")/pgenv.sh"
+
+labelam_setup
+LABELAM_KEEP_ON_FAIL=0
+cluster_start demo
+for f in "$LABELAM_TOP"/scripts/demo.d/*.sql; do
+	echo "=== $(basename "$f" .sql)"
+	psql_q -e -d postgres -f "$f" 2>&1 || die "demo step $(basename "$f") failed"
+done
+echo "=== demo finished"

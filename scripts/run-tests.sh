@@ -1,0 +1,94 @@
+#!/bin/bash
+# run-tests.sh -- "make test": set-up, build, private install, then every
+# test of the project: pg_regress files (test/sql), isolation specs
+# (test/specs), TAP scripts (test/t) and PostgreSQL's own suites under
+# labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
+#
+# env: LABELAM_TESTS="regress isolation tap pg" selects parts;
+#      REGRESS="a b", ISOLATION="x", TAP="t/001_x.pl" select tests;
+#      LABELAM_KEEP=1 keeps the work directory.
+set -uo pipefail
+. "$(dirname "$0")/pgenv.sh"
+
+PARTS=${LABELAM_TESTS:-regress isolation tap pg}
+labelam_setup
+
+cp -r "$LABELAM_TOP/test" "$WORK/test"
+[ "$(id -u)" -eq 0 ] && chown -R "$RUN_USER" "$WORK/test"
+TESTCONF=$WORK/test/test.conf
+mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$TESTCONF")
+
+PASSED=0
+FAILED=0
+FAILED_NAMES=()
+
+# count "test x ... ok" / "... FAILED" lines of a pg_regress run
+count_pg_regress() {	# out-file label number-of-tests
+	local out=$1 label=$2 n=$3 p f
+	p=$(grep -cE '\.\.\. ok' "$out")
+	f=$((n - p))	# a test that crashed the driver has no line at all
+	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+	[ "$f" -gt 0 ] && FAILED_NAMES+=("$label: $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {printf "%s ", $i; break}}')")
+	echo "$label: $p passed, $f failed"
+}
+
+run_regress_like() {	# name driver tests...
+	local name=$1 driver=$2; shift 2
+	local out=$WORK/$name
+	mkdir -p "$out"; [ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$out"
+	(cd "$out" && as_user "$driver" --bindir="$PGBIN" \
+		--inputdir="$WORK/test" --outputdir="$out" --host="$PGHOST" --port="$PGPORT" \
+		--dbname=contrib_regression --load-extension=labelam "$@") >"$out/run.out" 2>&1
+	count_pg_regress "$out/run.out" "$name" $#
+	if ! grep -q 'All [0-9]* tests passed' "$out/run.out"; then
+		tail -5 "$out/run.out"
+		cat "$out/regression.diffs" 2>/dev/null | head -200
+	fi
+}
+
+if [[ " $PARTS " == *" regress "* ]] || [[ " $PARTS " == *" isolation "* ]]; then
+	cluster_start main "${CONF[@]}"
+fi
+
+if [[ " $PARTS " == *" regress "* ]]; then
+	tests=${REGRESS:-$(cd "$WORK/test/sql" && ls *.sql 2>/dev/null | sed 's/\.sql$//')}
+	[ -n "$tests" ] && run_regress_like regress "$PGXS_TESTDIR/regress/pg_regress" $tests
+fi
+
+if [[ " $PARTS " == *" isolation "* ]]; then
+	tests=${ISOLATION:-$(cd "$WORK/test/specs" && ls *.spec 2>/dev/null | sed 's/\.spec$//')}
+	[ -n "$tests" ] && run_regress_like isolation "$PGXS_TESTDIR/isolation/pg_isolation_regress" $tests
+fi
+
+if [[ " $PARTS " == *" tap "* ]]; then
+	tests=${TAP:-$(cd "$WORK/test" && ls t/*.pl 2>/dev/null)}
+	if [ -n "$tests" ]; then
+		mkdir -p "$WORK/tap"; [ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$WORK/tap"
+		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
+			as_user prove $tests) >"$WORK/tap/run.out" 2>&1
+		p=$(grep -cE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out")
+		f=$(grep -cE '^t/.*\.pl \.+ (Dubious|Failed|not ok)' "$WORK/tap/run.out")
+		# a script that died without a summary line counts as failed
+		n=$(echo "$tests" | wc -w)
+		[ $((p + f)) -lt "$n" ] && f=$((n - p))
+		PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+		echo "tap: $p passed, $f failed"
+		if [ "$f" -gt 0 ]; then
+			FAILED_NAMES+=("tap: $(grep -E '^t/.*\.pl \.+ (Dubious|Failed)' "$WORK/tap/run.out" | cut -d' ' -f1 | tr '\n' ' ')")
+			grep -vE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out" | head -60
+			for l in "$WORK"/tap/tmp_check/log/regress_log_*; do
+				[ -f "$l" ] && grep -H -E -B2 -A8 '^not ok' "$l" | head -40
+			done
+		fi
+	fi
+fi
+
+if [[ " $PARTS " == *" pg "* ]]; then
+	. "$LABELAM_TOP/scripts/check-pg.sh"
+	check_pg_all "${CONF[@]}"
+fi
+
+[ ${#FAILED_NAMES[@]} -gt 0 ] && printf 'failed: %s\n' "${FAILED_NAMES[@]}"
+[ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ] && LABELAM_KEEP_ON_FAIL=0
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ]

@@ -1,0 +1,6 @@
+#include "postgres.h"
+#include "labelam.h"
+void
+labelam_am_init(void)
+{
+}

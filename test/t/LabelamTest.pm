@@ -1,0 +1,33 @@
+# LabelamTest -- PostgreSQL::Test::Cluster nodes set up like every labelam
+# test cluster: the library preloaded and test/test.conf appended.
+package LabelamTest;
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use Exporter 'import';
+
+our @EXPORT = qw(labelam_node);
+
+# labelam_node(name, %params): initialized (not started) node.  Params are
+# those of PostgreSQL::Test::Cluster::init, plus preload => 0 to leave the
+# library out of shared_preload_libraries.
+sub labelam_node
+{
+	my ($name, %params) = @_;
+	my $preload = delete $params{preload} // 1;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init(%params);
+	$node->append_conf('postgresql.conf',
+		"shared_preload_libraries = 'labelam'") if $preload;
+	if (my $conf = $ENV{LABELAM_TESTCONF})
+	{
+		open my $fh, '<', $conf or die "cannot read $conf: $!";
+		local $/;
+		$node->append_conf('postgresql.conf', <$fh>);
+		close $fh;
+	}
+	return $node;
+}
+
+1;
