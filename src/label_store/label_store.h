@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * label_store.h
+ *	  The label dictionary: security label text <-> secid (an Oid).
+ *
+ * Labels live in the catalog table labelam.pg_security(secid, seclabel),
+ * mirrored in a shared-memory hash (both directions) that holds only
+ * committed rows.  Secids are never reused.  Label text is stored in the
+ * canonical form the policy provider gives it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABEL_STORE_H
+#define LABEL_STORE_H
+
+/*
+ * Secid of label text, interning it if new: the dictionary row is inserted
+ * by the calling transaction, so a tuple and the row naming its label commit
+ * or abort together.  Bad text: ERROR 22023.  Hot standby: ERROR if new.
+ */
+extern Oid	label_intern(const char *label);
+
+/* Secid of label text, or InvalidOid if it is not in the dictionary. */
+extern Oid	label_lookup(const char *label);
+
+/*
+ * Text of a secid (palloc'd in the current memory context), or NULL if no
+ * such secid exists (visible to this transaction).
+ */
+extern char *label_text(Oid secid);
+
+/* Registers GUCs and shared-memory requests; called from _PG_init. */
+extern void label_store_init(void);
+
+#endif							/* LABEL_STORE_H */
