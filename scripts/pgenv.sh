@@ -14,7 +14,7 @@
 
 LABELAM_TOP=${LABELAM_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-LABELAM_USER=${LABELAM_USER:-labelam}
+LABELAM_USER=${LABELAM_USER:-labelam_run}
 
 die() { echo "labelam: $*" >&2; exit 2; }
 

@@ -1,6 +1,174 @@
+/*-------------------------------------------------------------------------
+ *
+ * handler.c
+ *	  The labelheap table access method routine: heap's callbacks, except
+ *	  where a tuple is written (write.c, rewrite.c), where labels are carried
+ *	  through ALTER TABLE rewrites and partition moves (labeling.c,
+ *	  write.c), and where heap's code
+ *	  insists on being called for heap itself (index builds).
+ *
+ *-------------------------------------------------------------------------
+ */
 #include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "catalog/pg_am_d.h"
+#include "fmgr.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+
 #include "labelam.h"
+#include "am/labelheap.h"
+
+PG_FUNCTION_INFO_V1(labelheap_handler);
+
+static TableAmRoutine labelheap_methods;
+static bool labelheap_methods_ready = false;
+
+static TableScanDesc
+labelheap_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
+					 struct ScanKeyData *key, ParallelTableScanDesc pscan,
+					 uint32 flags)
+{
+	TableScanDesc scan;
+
+	scan = GetHeapamTableAmRoutine()->scan_begin(rel, snapshot, nkeys, key,
+												 pscan, flags);
+	labelheap_rewrite_scan_begin(scan);
+	return scan;
+}
+
+static void
+labelheap_scan_end(TableScanDesc scan)
+{
+	if (unlikely(labelheap_rewrite_active))
+		labelheap_rewrite_scan_end(scan);
+	GetHeapamTableAmRoutine()->scan_end(scan);
+}
+
+static bool
+labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
+						   TupleTableSlot *slot)
+{
+	if (!GetHeapamTableAmRoutine()->scan_getnextslot(scan, direction, slot))
+		return false;
+	if (unlikely(labelheap_rewrite_active))
+		labelheap_rewrite_scan_tuple(scan, slot);
+	return true;
+}
+
+/*
+ * Heap's index build and validation scans use heap_getnext(), which
+ * refuses any relation whose routine is not heap's.  They must see every
+ * tuple anyway, so run them as heap, restoring the routine on any exit.
+ */
+static double
+labelheap_index_build_range_scan(Relation rel, Relation indexRelation,
+								 struct IndexInfo *indexInfo, bool allow_sync,
+								 bool anyvisible, bool progress,
+								 BlockNumber start_blockno,
+								 BlockNumber numblocks,
+								 IndexBuildCallback callback,
+								 void *callback_state, TableScanDesc scan)
+{
+	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
+	const TableAmRoutine *saved = rel->rd_tableam;
+	double		ntuples;
+
+	rel->rd_tableam = heap;
+	PG_TRY();
+	{
+		ntuples = heap->index_build_range_scan(rel, indexRelation, indexInfo,
+											   allow_sync, anyvisible, progress,
+											   start_blockno, numblocks,
+											   callback, callback_state, scan);
+	}
+	PG_FINALLY();
+	{
+		rel->rd_tableam = saved;
+	}
+	PG_END_TRY();
+	return ntuples;
+}
+
+static void
+labelheap_index_validate_scan(Relation rel, Relation indexRelation,
+							  struct IndexInfo *indexInfo, Snapshot snapshot,
+							  struct ValidateIndexState *state)
+{
+	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
+	const TableAmRoutine *saved = rel->rd_tableam;
+
+	rel->rd_tableam = heap;
+	PG_TRY();
+	{
+		heap->index_validate_scan(rel, indexRelation, indexInfo, snapshot,
+								  state);
+	}
+	PG_FINALLY();
+	{
+		rel->rd_tableam = saved;
+	}
+	PG_END_TRY();
+}
+
+/* TOAST rows carry no labels: the TOAST relation is a plain heap */
+static Oid
+labelheap_relation_toast_am(Relation rel)
+{
+	return HEAP_TABLE_AM_OID;
+}
+
+const TableAmRoutine *
+labelheap_routine(void)
+{
+	if (!labelheap_methods_ready)
+	{
+		labelheap_methods = *GetHeapamTableAmRoutine();
+
+		labelheap_methods.scan_begin = labelheap_scan_begin;
+		labelheap_methods.scan_end = labelheap_scan_end;
+		labelheap_methods.scan_getnextslot = labelheap_scan_getnextslot;
+
+		labelheap_methods.tuple_insert = labelheap_tuple_insert;
+		labelheap_methods.tuple_insert_speculative = labelheap_tuple_insert_speculative;
+		labelheap_methods.multi_insert = labelheap_multi_insert;
+		labelheap_methods.tuple_update = labelheap_tuple_update;
+		labelheap_methods.tuple_delete = labelheap_tuple_delete;
+
+		labelheap_methods.relation_copy_for_cluster = labelheap_relation_copy_for_cluster;
+		labelheap_methods.index_build_range_scan = labelheap_index_build_range_scan;
+		labelheap_methods.index_validate_scan = labelheap_index_validate_scan;
+		labelheap_methods.relation_toast_am = labelheap_relation_toast_am;
+
+		labelheap_methods_ready = true;
+	}
+	return &labelheap_methods;
+}
+
+bool
+is_labelheap_relation(Relation rel)
+{
+	return rel->rd_tableam == labelheap_routine();
+}
+
+Datum
+labelheap_handler(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(labelheap_routine());
+}
+
 void
 labelam_am_init(void)
 {
+	DefineCustomBoolVariable("labelam.debug_own_write",
+							 "Sends every labelheap write through labelheap's own TOAST preparation.",
+							 "Normally only tuples that need TOAST work take that path; "
+							 "this setting makes the test suites exercise it for all writes.",
+							 &labelheap_debug_own_write,
+							 false,
+							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+	labelheap_labeling_init();
 }

@@ -1,0 +1,132 @@
+/*-------------------------------------------------------------------------
+ *
+ * labelheap.h
+ *	  The labelheap table access method: heap's page, tuple and WAL format,
+ *	  with a security label in every tuple's header.
+ *
+ * Tuple format.  A labelheap tuple is a heap tuple whose header is extended
+ * the way pre-12 heap extended it for WITH OIDS: infomask bit 0x0008
+ * (HEAP_HASOID_OLD, unused since PostgreSQL 12) says "has label", and 8
+ * bytes between the null bitmap and the data, covered by t_hoff, hold
+ *
+ *		t_hoff - 8:	uint32 check value, derived from the secid
+ *		t_hoff - 4:	Oid secid (t_security)
+ *
+ * Everything in PostgreSQL that finds the data through t_hoff (deforming,
+ * JIT, visibility, pruning, vacuum, freezing, WAL redo, standbys) is
+ * unaffected.  A tuple whose header lost its label (wrong t_hoff, bit
+ * unset, bad check value) reads as unlabeled: never as a random Oid.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELHEAP_H
+#define LABELHEAP_H
+
+#include "access/htup.h"
+#include "access/htup_details.h"
+#include "access/tableam.h"
+#include "access/toast_helper.h"
+#include "utils/relcache.h"
+
+#define LABELHEAP_HAS_LABEL		0x0008	/* HEAP_HASOID_OLD in PG < 12 */
+#define LABELHEAP_LABEL_SIZE	8
+
+/* tuple.c: the label in a tuple header */
+extern HeapTuple labelheap_form_tuple(TupleDesc desc, Datum *values,
+									  bool *isnull, Oid secid);
+extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
+extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
+
+/* labeling.c: where the label of a new tuple comes from */
+extern int	labelheap_debug_insert_secid;
+extern Oid	labelheap_new_secid(Relation rel);
+extern void labelheap_rewrite_scan_begin(TableScanDesc scan);
+extern void labelheap_rewrite_scan_end(TableScanDesc scan);
+extern void labelheap_rewrite_scan_tuple(TableScanDesc scan,
+										 TupleTableSlot *slot);
+extern void labelheap_row_moving(Relation from, Oid secid);
+extern void labelheap_labeling_init(void);
+extern PGDLLIMPORT bool labelheap_rewrite_active;
+
+/* toast.c: labelheap's own TOAST preparation */
+typedef struct LabelheapToast
+{
+	ToastTupleContext ttc;
+	Datum	   *values;
+	bool	   *isnull;
+	Datum	   *oldvalues;
+	bool	   *oldisnull;
+	ToastAttrInfo *attr;
+	bool	   *fresh;			/* values this preparation pushed out */
+} LabelheapToast;
+
+extern bool labelheap_debug_own_write;
+extern bool labelheap_needs_toast(HeapTuple newtup, bool old_has_external);
+extern HeapTuple labelheap_toast_tuple(Relation rel, Datum *values,
+									   bool *isnull, HeapTuple oldtup,
+									   int options, Oid secid,
+									   LabelheapToast **state);
+extern void labelheap_toast_finish(LabelheapToast *state, bool written);
+
+/*
+ * Heap's writers skip their toaster for TOAST relations (TOAST rows are
+ * never recursively toasted).  labelheap hands them tuples it has already
+ * toasted itself by presenting the relation as such for the call: see
+ * toast.c.
+ */
+#define LABELHEAP_WITHOUT_HEAP_TOASTER(rel, stmt) \
+	do { \
+		char		saved_relkind_ = (rel)->rd_rel->relkind; \
+		(rel)->rd_rel->relkind = RELKIND_TOASTVALUE; \
+		PG_TRY(); \
+		{ \
+			stmt; \
+		} \
+		PG_FINALLY(); \
+		{ \
+			(rel)->rd_rel->relkind = saved_relkind_; \
+		} \
+		PG_END_TRY(); \
+	} while (0)
+
+/* write.c: tuple-writing callbacks */
+extern void labelheap_tuple_insert(Relation rel, TupleTableSlot *slot,
+								   CommandId cid, int options,
+								   struct BulkInsertStateData *bistate);
+extern void labelheap_tuple_insert_speculative(Relation rel,
+											   TupleTableSlot *slot,
+											   CommandId cid, int options,
+											   struct BulkInsertStateData *bistate,
+											   uint32 specToken);
+extern void labelheap_multi_insert(Relation rel, TupleTableSlot **slots,
+								   int ntuples, CommandId cid, int options,
+								   struct BulkInsertStateData *bistate);
+extern TM_Result labelheap_tuple_update(Relation rel, ItemPointer otid,
+										TupleTableSlot *slot, CommandId cid,
+										Snapshot snapshot, Snapshot crosscheck,
+										bool wait, TM_FailureData *tmfd,
+										LockTupleMode *lockmode,
+										bool *update_indexes);
+extern TM_Result labelheap_tuple_delete(Relation rel, ItemPointer tid,
+										CommandId cid, Snapshot snapshot,
+										Snapshot crosscheck, bool wait,
+										TM_FailureData *tmfd,
+										bool changingPart);
+
+/* rewrite.c: VACUUM FULL and CLUSTER */
+extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
+												Relation NewHeap,
+												Relation OldIndex,
+												bool use_sort,
+												TransactionId OldestXmin,
+												TransactionId *xid_cutoff,
+												MultiXactId *multi_cutoff,
+												double *num_tuples,
+												double *tups_vacuumed,
+												double *tups_recently_dead);
+
+/* handler.c */
+extern const TableAmRoutine *labelheap_routine(void);
+extern bool is_labelheap_relation(Relation rel);
+
+#endif							/* LABELHEAP_H */

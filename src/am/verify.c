@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * verify.c
+ *	  SQL functions that inspect labels as stored: labelam.tuple_secid()
+ *	  and labelam.verify_labels(), labelheap's counterpart of amcheck
+ *	  (contrib's tools refuse relations that are not heap).
+ *
+ * Both read every tuple version on the page, live or dead, without regard
+ * to visibility or policy: they are for superusers.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/rel.h"
+
+#include "am/labelheap.h"
+
+PG_FUNCTION_INFO_V1(labelam_tuple_secid);
+PG_FUNCTION_INFO_V1(labelam_verify_labels);
+
+static Relation
+open_labelheap(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+
+	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
+		!is_labelheap_relation(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a labelheap relation",
+						RelationGetRelationName(rel))));
+	return rel;
+}
+
+Datum
+labelam_tuple_secid(PG_FUNCTION_ARGS)
+{
+	Relation	rel = open_labelheap(PG_GETARG_OID(0));
+	ItemPointer tid = (ItemPointer) PG_GETARG_POINTER(1);
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
+	Oid			secid = InvalidOid;
+
+	if (blkno < RelationGetNumberOfBlocks(rel))
+	{
+		Buffer		buf = ReadBuffer(rel, blkno);
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
+		{
+			ItemId		lp = PageGetItemId(page, offnum);
+
+			if (ItemIdIsNormal(lp))
+				secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
+											   ItemIdGetLength(lp));
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	relation_close(rel, AccessShareLock);
+
+	if (!OidIsValid(secid))
+		PG_RETURN_NULL();
+	PG_RETURN_OID(secid);
+}
+
+Datum
+labelam_verify_labels(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel = open_labelheap(PG_GETARG_OID(0));
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	BlockNumber blkno;
+
+	InitMaterializedSRF(fcinfo, 0);
+
+	for (blkno = 0; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+		Page		page;
+		OffsetNumber offnum,
+					maxoff;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		maxoff = PageGetMaxOffsetNumber(page);
+		for (offnum = FirstOffsetNumber; offnum <= maxoff; offnum++)
+		{
+			ItemId		lp = PageGetItemId(page, offnum);
+			const char *problem;
+			Datum		values[2];
+			bool		nulls[2] = {false, false};
+			ItemPointerData tid;
+
+			if (!ItemIdIsNormal(lp))
+				continue;
+			problem = labelheap_header_problem((HeapTupleHeader) PageGetItem(page, lp),
+											   ItemIdGetLength(lp));
+			if (problem == NULL)
+				continue;
+			ItemPointerSet(&tid, blkno, offnum);
+			values[0] = PointerGetDatum(&tid);
+			values[1] = CStringGetTextDatum(problem);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+								 values, nulls);
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	FreeAccessStrategy(strategy);
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}

@@ -1,0 +1,268 @@
+/*-------------------------------------------------------------------------
+ *
+ * write.c
+ *	  labelheap's tuple-writing callbacks: every new tuple version is formed
+ *	  with a labeled header and written by heap's own writers, so that page
+ *	  layout, locking, HOT, WAL records and redo are heap's.
+ *
+ * A tuple that needs TOAST work is toasted by toast.c first and written
+ * with heap's toaster bypassed; see there.  Delete and row locks change old
+ * versions in place and are heap's callbacks unchanged.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/heaptoast.h"
+#include "executor/tuptable.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "am/labelheap.h"
+
+/*
+ * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
+ * t_self, ...), as heap's callbacks do, so that RETURNING and triggers see
+ * the stored row's system columns.  Returns the slot's own copy.  A slot of
+ * another kind than heap's could not keep the header; such callers get the
+ * tuple itself.
+ */
+static HeapTuple
+tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
+{
+	slot->tts_tableOid = RelationGetRelid(rel);
+	tuple->t_tableOid = slot->tts_tableOid;
+	if (!TTS_IS_BUFFERTUPLE(slot) && !TTS_IS_HEAPTUPLE(slot))
+		return tuple;
+	ExecForceStoreHeapTuple(tuple, slot, true);
+	tuple = ExecFetchSlotHeapTuple(slot, false, NULL);
+	tuple->t_tableOid = slot->tts_tableOid;
+	return tuple;
+}
+
+/*
+ * The slot's values as a labeled tuple ready for heap's writers: toasted by
+ * us if heap would otherwise toast it (then *toast is set).
+ */
+static HeapTuple
+prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
+			  HeapTuple oldtup, bool old_has_external, int options,
+			  LabelheapToast **toast)
+{
+	HeapTuple	tuple;
+
+	slot_getallattrs(slot);
+	tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
+								 slot->tts_isnull, secid);
+	*toast = NULL;
+	if (labelheap_needs_toast(tuple, old_has_external))
+	{
+		heap_freetuple(tuple);
+		tuple = labelheap_toast_tuple(rel, slot->tts_values, slot->tts_isnull,
+									  oldtup, options, secid, toast);
+	}
+	return tuple_into_slot(rel, slot, tuple);
+}
+
+static inline void
+free_unless_slots(TupleTableSlot *slot, HeapTuple tuple)
+{
+	if (!TTS_IS_BUFFERTUPLE(slot) && !TTS_IS_HEAPTUPLE(slot))
+		heap_freetuple(tuple);
+}
+
+static void
+insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
+		   BulkInsertState bistate, bool speculative, uint32 specToken)
+{
+	LabelheapToast *toast;
+	HeapTuple	tuple;
+
+	tuple = prepare_tuple(rel, slot, labelheap_new_secid(rel), NULL, false,
+						  options, &toast);
+	if (speculative)
+	{
+		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, specToken);
+		options |= HEAP_INSERT_SPECULATIVE;
+	}
+
+	if (toast != NULL)
+	{
+		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
+									   heap_insert(rel, tuple, cid, options, bistate));
+		labelheap_toast_finish(toast, true);
+	}
+	else
+		heap_insert(rel, tuple, cid, options, bistate);
+
+	ItemPointerCopy(&tuple->t_self, &slot->tts_tid);
+	free_unless_slots(slot, tuple);
+}
+
+void
+labelheap_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
+					   int options, BulkInsertState bistate)
+{
+	insert_one(rel, slot, cid, options, bistate, false, 0);
+}
+
+void
+labelheap_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
+								   CommandId cid, int options,
+								   BulkInsertState bistate, uint32 specToken)
+{
+	insert_one(rel, slot, cid, options, bistate, true, specToken);
+}
+
+/*
+ * COPY and friends: the labeled tuples replace the slots' contents, and
+ * heap_multi_insert places them in batches (one WAL record per page).
+ */
+void
+labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
+					   CommandId cid, int options, BulkInsertState bistate)
+{
+	LabelheapToast **toast = palloc(ntuples * sizeof(LabelheapToast *));
+	bool		any_toast = false;
+	int			i;
+
+	for (i = 0; i < ntuples; i++)
+	{
+		/* heap_multi_insert takes the tuples from the slots */
+		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
+			elog(ERROR, "labelheap cannot insert from a slot of this kind");
+		(void) prepare_tuple(rel, slots[i], labelheap_new_secid(rel), NULL,
+							 false, options, &toast[i]);
+		any_toast |= (toast[i] != NULL);
+	}
+
+	if (any_toast)
+		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
+									   heap_multi_insert(rel, slots, ntuples, cid,
+														 options, bistate));
+	else
+		heap_multi_insert(rel, slots, ntuples, cid, options, bistate);
+
+	for (i = 0; i < ntuples; i++)
+	{
+		if (toast[i] != NULL)
+			labelheap_toast_finish(toast[i], true);
+	}
+	pfree(toast);
+}
+
+/*
+ * Label of the tuple version at tid, and whether it has out-of-line values
+ * (if so and oldcopy is given, *oldcopy is a copy of it, else NULL).
+ */
+static Oid
+read_version_label(Relation rel, ItemPointer tid, bool *has_external,
+				   HeapTuple *oldcopy)
+{
+	Buffer		buffer;
+	Page		page;
+	ItemId		lp;
+	HeapTupleData tuple;
+	Oid			secid;
+
+	buffer = ReadBuffer(rel, ItemPointerGetBlockNumber(tid));
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	lp = PageGetItemId(page, ItemPointerGetOffsetNumber(tid));
+	if (!ItemIdIsNormal(lp))
+		elog(ERROR, "tuple (%u,%u) of relation \"%s\" has no storage",
+			 ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
+			 RelationGetRelationName(rel));
+	tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tuple.t_len = ItemIdGetLength(lp);
+	tuple.t_self = *tid;
+	tuple.t_tableOid = RelationGetRelid(rel);
+	secid = labelheap_header_secid(tuple.t_data, tuple.t_len);
+	*has_external = HeapTupleHasExternal(&tuple);
+	if (oldcopy)
+		*oldcopy = *has_external ? heap_copytuple(&tuple) : NULL;
+	UnlockReleaseBuffer(buffer);
+	return secid;
+}
+
+/*
+ * The new version keeps the label of the version it replaces.  A version's
+ * label never changes in place, so reading it before heap_update waits for
+ * or loses to a concurrent updater is safe: heap_update then returns
+ * TM_Updated and the executor retries on the newer version.
+ */
+TM_Result
+labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
+					   CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+					   bool wait, TM_FailureData *tmfd,
+					   LockTupleMode *lockmode, bool *update_indexes)
+{
+	HeapTuple	oldcopy;
+	bool		old_has_external;
+	Oid			secid;
+	LabelheapToast *toast;
+	HeapTuple	tuple;
+	TM_Result	result;
+
+	secid = read_version_label(rel, otid, &old_has_external, &oldcopy);
+
+	if (!OidIsValid(secid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("tuple (%u,%u) of relation \"%s\" has no valid security label",
+						ItemPointerGetBlockNumber(otid),
+						ItemPointerGetOffsetNumber(otid),
+						RelationGetRelationName(rel)),
+				 errhint("labelam.verify_labels('%s') lists every such tuple.",
+						 RelationGetRelationName(rel))));
+
+	/* heap's update path always uses WAL and the FSM for TOAST */
+	tuple = prepare_tuple(rel, slot, secid, oldcopy, old_has_external, 0,
+						  &toast);
+	if (toast != NULL)
+	{
+		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
+									   result = heap_update(rel, otid, tuple, cid,
+															crosscheck, wait,
+															tmfd, lockmode));
+		labelheap_toast_finish(toast, result == TM_Ok);
+	}
+	else
+		result = heap_update(rel, otid, tuple, cid, crosscheck, wait, tmfd,
+							 lockmode);
+
+	ItemPointerCopy(&tuple->t_self, &slot->tts_tid);
+
+	/* HOT updates need no new index entries */
+	*update_indexes = result == TM_Ok && !HeapTupleIsHeapOnly(tuple);
+
+	free_unless_slots(slot, tuple);
+	if (oldcopy)
+		heap_freetuple(oldcopy);
+	return result;
+}
+
+/*
+ * An UPDATE that moves a row to another partition deletes it here and
+ * inserts it there: the inserted row keeps the deleted one's label.
+ */
+TM_Result
+labelheap_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
+					   Snapshot snapshot, Snapshot crosscheck, bool wait,
+					   TM_FailureData *tmfd, bool changingPart)
+{
+	TM_Result	result;
+
+	result = GetHeapamTableAmRoutine()->tuple_delete(rel, tid, cid, snapshot,
+													 crosscheck, wait, tmfd,
+													 changingPart);
+	if (result == TM_Ok && changingPart)
+	{
+		bool		has_external;
+
+		labelheap_row_moving(rel, read_version_label(rel, tid, &has_external,
+													 NULL));
+	}
+	return result;
+}
