@@ -151,6 +151,29 @@ cluster_start() {
 	export PGDATA PGHOST PGPORT
 }
 
+# standby_start NAME: a streaming standby of the current cluster, made with
+# pg_basebackup; sets STANDBY_DATA, STANDBY_HOST, STANDBY_PORT, STANDBY_LOG.
+standby_start() {
+	local dir=$WORK/$1
+	mkdir -p "$dir"
+	STANDBY_DATA=$dir/data
+	STANDBY_HOST=$(mktemp -d "$WORK/sock.XXXX")
+	STANDBY_PORT=$(free_port)
+	STANDBY_LOG=$dir/postmaster.log
+	[ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$dir" "$STANDBY_HOST"
+	chmod 700 "$STANDBY_HOST"
+	as_user "$PGBIN/pg_basebackup" -D "$STANDBY_DATA" -R -X stream --no-sync \
+		-C -S "$(echo "$1" | tr -c "a-z0-9\n" _)" \
+		>"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; die "pg_basebackup failed"; }
+	{
+		echo "port = $STANDBY_PORT"
+		echo "unix_socket_directories = '$STANDBY_HOST'"
+	} >>"$STANDBY_DATA/postgresql.conf"
+	_CLUSTERS+=("$STANDBY_DATA")
+	as_user "$PGBIN/pg_ctl" -D "$STANDBY_DATA" -l "$STANDBY_LOG" -w -t 120 start >/dev/null 2>&1 ||
+		{ tail -20 "$STANDBY_LOG" >&2; die "standby did not start"; }
+}
+
 cluster_stop() {
 	as_user "$PGBIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >/dev/null 2>&1
 }
