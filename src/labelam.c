@@ -16,6 +16,7 @@
 #include "miscadmin.h"
 
 #include "labelam.h"
+#include "label_store/label_store.h"
 
 PG_MODULE_MAGIC;
 
@@ -33,6 +34,7 @@ _PG_init(void)
 
 	labelam_preloaded = true;
 	labelam_am_init();
+	label_store_init();
 }
 
 /*
