@@ -17,6 +17,7 @@
 
 #include "labelam.h"
 #include "label_store/label_store.h"
+#include "avc/avc.h"
 
 PG_MODULE_MAGIC;
 
@@ -35,6 +36,7 @@ _PG_init(void)
 	labelam_preloaded = true;
 	labelam_am_init();
 	label_store_init();
+	avc_init();
 }
 
 /*

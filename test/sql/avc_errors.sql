@@ -1,0 +1,38 @@
+-- Bad input is an error with a hint, never an allow or a crash.
+\set VERBOSITY default
+-- malformed contexts
+SELECT labelam.check_access('user_u:user_r', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access(E'user_u:user_r:user_t:s0\n', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+-- unknown type, user, role, level, category
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'system_u:object_r:no_such_table_t:s0', '{select}');
+SELECT labelam.check_access('nobody_u:user_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('user_u:no_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('user_u:user_r:user_t:s7', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0:c4096', '{select}');
+-- valid parts, but not together: user_u may not have role staff_r, nor a
+-- level above its clearance; user_r may not run staff_t
+SELECT labelam.check_access('user_u:staff_r:staff_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('user_u:user_r:user_t:s0:c1', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('user_u:user_r:staff_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+-- unknown permissions; no permission; nulls
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{select,drop}');
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{}');
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{select,NULL}');
+SELECT labelam.check_access(NULL, 'system_u:object_r:sepgsql_table_t:s0', '{select}') IS NULL AS strict;
+SELECT labelam.compute_create('user_u:user_r:user_t:s0', 'system_u:object_r:no_such_t:s0');
+-- the session label is labelam's alone
+SET labelam.session_label = 'user_u:user_r:user_t:s0';
+SELECT set_config('labelam.session_label', 'user_u:user_r:user_t:s0', false);
+ALTER ROLE CURRENT_USER SET labelam.session_label = 'user_u:user_r:user_t:s0';
+SELECT labelam.client_label();
+-- the provider and policy file are server settings
+SET labelam.provider = 'selinux';
+SET labelam.policy_file = '/dev/null';
+-- an unknown audit mode
+SELECT set_config('labelam.audit', 'sometimes', false);
+-- SQLSTATEs: 22023 for bad labels and permissions, 42501 for the setting
+\set VERBOSITY sqlstate
+SELECT labelam.check_access('user_u:user_r', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'system_u:object_r:sepgsql_table_t:s0', '{drop}');
+SET labelam.session_label = 'user_u:user_r:user_t:s0';
