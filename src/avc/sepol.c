@@ -55,6 +55,12 @@ typedef struct SepolPolicy
 	sepol_access_vector_t perm[AVC_NUM_CLASSES][AVC_MAX_PERMS];
 } SepolPolicy;
 
+/*
+ * libsepol's messages use printf flags that PostgreSQL's own vsnprintf does
+ * not implement ("%#08x"): format them with the C library's.
+ */
+#undef vsnprintf
+
 static SepolPolicy cur;
 static uint64 sp_loads = 0;
 
