@@ -45,8 +45,11 @@ CREATE FUNCTION labelam.set_client_label(label text)
 	AS 'MODULE_PATHNAME', 'labelam_set_client_label'
 	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-CREATE FUNCTION labelam._avc_bench(objects text[], n bigint)
+-- for bench/avc_cache.sh: seconds taken by n decisions of the session's
+-- label on the objects in turn, through the row filter's path
+CREATE FUNCTION labelam._avc_bench(objects text[], n bigint,
+								   misses boolean DEFAULT false)
 	RETURNS double precision
 	AS 'MODULE_PATHNAME', 'labelam_avc_bench'
 	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
-REVOKE ALL ON FUNCTION labelam._avc_bench(text[], bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION labelam._avc_bench(text[], bigint, boolean) FROM PUBLIC;

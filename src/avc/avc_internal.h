@@ -55,7 +55,8 @@ extern char *avc_canonicalize_hook(const char *label);
 extern void avc_revalidate(void);
 extern void avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets,
 							uint64 *entries);
-extern double avc_bench(const char *const *objects, int nobjects, int64 n);
+extern double avc_bench(const char *const *objects, int nobjects, int64 n,
+						bool misses);
 
 /* audit.c */
 extern void avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,

@@ -279,19 +279,26 @@ avc_revalidate(void)
 	avc_revalidate_pending = false;
 }
 
+/*
+ * Forget the decisions but keep the local labels, so that ids held by
+ * callers stay valid.
+ */
+static void
+avc_forget_decisions(void)
+{
+	avch_destroy(avc_cache);
+	avc_cache = avch_create(avc_cxt, 256, NULL);
+	avc_fast.object = 0;
+	avc_fast_create.table = InvalidOid;
+	stat_resets++;
+}
+
 static AvcEntry *
 avc_lookup(AvcKey key, bool *found)
 {
 	avc_ensure_cache();
 	if (avc_cache->members >= AVC_CACHE_MAX)
-	{
-		/* start over, keeping the local labels: ids held by callers stay */
-		avch_destroy(avc_cache);
-		avc_cache = avch_create(avc_cxt, 256, NULL);
-		avc_fast.object = 0;
-		avc_fast_create.table = InvalidOid;
-		stat_resets++;
-	}
+		avc_forget_decisions();
 	return avch_insert(avc_cache, key, found);
 }
 
@@ -543,10 +550,11 @@ avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets, uint64 *entries)
 /*
  * For bench/: n decisions of the session's subject, cycling over the
  * given object labels, through the same path as the row filter (one label:
- * the fast path; several: the cache).  Returns seconds.
+ * the fast path; several: the cache; misses: every decision is a miss, the
+ * cache being emptied before each).  Returns seconds.
  */
 double
-avc_bench(const char *const *objects, int nobjects, int64 n)
+avc_bench(const char *const *objects, int nobjects, int64 n, bool misses)
 {
 	uint32	   *lids;
 	instr_time	start,
@@ -563,6 +571,8 @@ avc_bench(const char *const *objects, int nobjects, int64 n)
 	INSTR_TIME_SET_CURRENT(start);
 	for (i = 0, j = 0; i < n; i++)
 	{
+		if (misses)
+			avc_forget_decisions();
 		allowed += avc_check_fast(NULL, AVC_OBJ_LOCAL, lids[j],
 								  AVC_DB_TUPLE_SELECT);
 		if (++j == nobjects)

@@ -30,6 +30,8 @@
 #include <sepol/policydb/sidtab.h>
 
 #include "miscadmin.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
 
 #include "avc/provider.h"
 
@@ -64,8 +66,36 @@ typedef struct SepolPolicy
 static SepolPolicy cur;
 static uint64 sp_loads = 0;
 
+/*
+ * Context text -> SID, for the policy in force.  libsepol parses a context
+ * anew on every sepol_context_to_sid (about as costly as the decision
+ * itself), and the decision cache's misses ask about the same few labels
+ * over and over.  Bounded; emptied on reload, as SIDs belong to a sidtab.
+ */
+#define SP_SIDCACHE_KEYLEN	256
+#define SP_SIDCACHE_MAX		4096
+
+typedef struct SpSidEntry
+{
+	char		context[SP_SIDCACHE_KEYLEN];
+	sepol_security_id_t sid;
+} SpSidEntry;
+
+static HTAB *sp_sidcache = NULL;
+
+static void
+sp_sidcache_reset(void)
+{
+	if (sp_sidcache != NULL)
+		hash_destroy(sp_sidcache);
+	sp_sidcache = NULL;
+}
+
 /* last message libsepol gave, for errdetail */
 static char sp_msg[512];
+
+static void sp_msg_callback(void *arg, sepol_handle_t *handle,
+							const char *fmt,...) pg_attribute_printf(3, 4);
 
 static void
 sp_msg_callback(void *arg, sepol_handle_t *handle, const char *fmt,...)
@@ -208,6 +238,7 @@ sp_load(const char *path, int elevel)
 		}
 	}
 
+	sp_sidcache_reset();
 	if (cur.pdb)
 	{
 		sepol_sidtab_destroy(cur.sidtab);
@@ -253,10 +284,39 @@ sp_peer_label(Port *port)
 static bool
 sp_sid(const char *con, sepol_security_id_t *sid)
 {
+	size_t		len = strlen(con);
+	SpSidEntry *e;
+	bool		found;
+
 	sp_msg[0] = '\0';
 	if (cur.pdb == NULL)
 		elog(ERROR, "labelam: no SELinux policy loaded");
-	return sepol_context_to_sid(con, strlen(con), sid) == 0;
+	if (len >= SP_SIDCACHE_KEYLEN)
+		return sepol_context_to_sid(con, len, sid) == 0;
+
+	if (sp_sidcache == NULL || hash_get_num_entries(sp_sidcache) >= SP_SIDCACHE_MAX)
+	{
+		HASHCTL		ctl;
+
+		sp_sidcache_reset();
+		ctl.keysize = SP_SIDCACHE_KEYLEN;
+		ctl.entrysize = sizeof(SpSidEntry);
+		ctl.hcxt = TopMemoryContext;
+		sp_sidcache = hash_create("labelam sepol SIDs", 64, &ctl,
+								  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	e = hash_search(sp_sidcache, con, HASH_FIND, NULL);
+	if (e != NULL)
+	{
+		*sid = e->sid;
+		return true;
+	}
+	/* only valid contexts are remembered */
+	if (sepol_context_to_sid(con, len, sid) != 0)
+		return false;
+	e = hash_search(sp_sidcache, con, HASH_ENTER, &found);
+	e->sid = *sid;
+	return true;
 }
 
 static void

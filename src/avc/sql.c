@@ -144,7 +144,7 @@ labelam_set_client_label(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(avc_client_label()));
 }
 
-/* _avc_bench(objects, n): seconds for n cached decisions (bench/) */
+/* _avc_bench(objects, n, misses): seconds for n decisions (bench/) */
 Datum
 labelam_avc_bench(PG_FUNCTION_ARGS)
 {
@@ -152,10 +152,11 @@ labelam_avc_bench(PG_FUNCTION_ARGS)
 	char	  **objects = text_array_cstrings(PG_GETARG_ARRAYTYPE_P(0), &n,
 											  "objects");
 	int64		count = PG_GETARG_INT64(1);
+	bool		misses = PG_GETARG_BOOL(2);
 
 	if (n == 0 || count < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("need at least one object label and a non-negative count")));
-	PG_RETURN_FLOAT8(avc_bench((const char *const *) objects, n, count));
+	PG_RETURN_FLOAT8(avc_bench((const char *const *) objects, n, count, misses));
 }

@@ -128,7 +128,7 @@ sub audit_log
 	my $log = slurp_file($node->logfile, $offset);
 	return join("\n", $log =~ /(labelam: .*)/g);
 }
-$node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION labelam._avc_bench(text[], bigint) TO u_user');
+$node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION labelam._avc_bench(text[], bigint, boolean) TO u_user');
 # the bench function decides through the row filter's path, for a NULL
 # relation: labelam.audit = all logs the grants
 my $log = audit_log($su, 'all', q{
