@@ -25,6 +25,20 @@ CREATE FUNCTION labelam.compute_create(subject text, parent text)
 COMMENT ON FUNCTION labelam.compute_create(text, text) IS
 	'label of a row that subject creates in a table labeled parent';
 
+CREATE FUNCTION labelam.check_row_access(secid oid, perms text[])
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'labelam_check_row_access'
+	LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION labelam.check_row_access(oid, text[]) IS
+	'does this session hold every db_tuple permission in perms on rows labeled secid? (audited)';
+
+CREATE FUNCTION labelam.create_row_label(table_secid oid)
+	RETURNS oid
+	AS 'MODULE_PATHNAME', 'labelam_create_row_label'
+	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION labelam.create_row_label(oid) IS
+	'secid of the label this session gives a new row in a table labeled table_secid';
+
 CREATE FUNCTION labelam.policy_info(OUT provider text, OUT policy text,
 									OUT seqno bigint, OUT mls boolean)
 	AS 'MODULE_PATHNAME', 'labelam_policy_info'

@@ -349,6 +349,8 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 		return false;
 	}
 	avc_provider->compute_av(stext, otext, tclass, &d);
+	if (kind == AVC_OBJ_SECID)
+		pfree(otext);
 
 	/* the provider may have looked labels up: insert only now */
 	e = avc_lookup(key, &found);

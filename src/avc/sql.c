@@ -22,6 +22,8 @@ PG_FUNCTION_INFO_V1(labelam_avc_stats);
 PG_FUNCTION_INFO_V1(labelam_client_label);
 PG_FUNCTION_INFO_V1(labelam_set_client_label);
 PG_FUNCTION_INFO_V1(labelam_avc_bench);
+PG_FUNCTION_INFO_V1(labelam_check_row_access);
+PG_FUNCTION_INFO_V1(labelam_create_row_label);
 
 /* the elements of a text[] as C strings; ERROR on NULLs */
 static char **
@@ -74,6 +76,34 @@ labelam_check_access(PG_FUNCTION_ARGS)
 	olid = avc_local_id(object);
 	avc_decide(AVC_CLASS_DB_TUPLE, slid, AVC_OBJ_LOCAL, olid, &avd);
 	PG_RETURN_BOOL((avd.allowed & perms) == perms || avd.permissive);
+}
+
+/*
+ * check_row_access(secid, perms): the session's decision on rows labeled
+ * secid, through the row filter's path (cached, and audited).
+ */
+Datum
+labelam_check_row_access(PG_FUNCTION_ARGS)
+{
+	Oid			secid = PG_GETARG_OID(0);
+	int			n;
+	char	  **names = text_array_cstrings(PG_GETARG_ARRAYTYPE_P(1), &n,
+											"permissions");
+	uint32		perms = avc_perms_from_names(AVC_CLASS_DB_TUPLE,
+											 (const char *const *) names, n);
+
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no permission to check")));
+	PG_RETURN_BOOL(avc_check_tuple(NULL, secid, perms));
+}
+
+/* create_row_label(table_secid): secid of the label of a new row */
+Datum
+labelam_create_row_label(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_OID(avc_create_label(PG_GETARG_OID(0)));
 }
 
 /* compute_create(subject, parent): label of a new row (type_transition) */

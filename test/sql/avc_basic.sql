@@ -63,3 +63,21 @@ SELECT labelam.check_access('user_u:user_r:user_t:s0',
 	'system_u:object_r:sepgsql_table_t:s0:c9', '{insert}');
 SELECT hits - :hits_before AS new_hits, misses - :misses_before AS new_misses
 FROM labelam.avc_stats();
+
+-- rows are labeled by dictionary secids: the session's decisions on them,
+-- through the row filter's path
+CREATE TEMP TABLE l AS
+SELECT t, labelam.intern_label('system_u:object_r:' || t || ':s0') AS secid
+FROM unnest(ARRAY['sepgsql_table_t', 'sepgsql_ro_table_t',
+				  'sepgsql_secret_table_t', 'etc_t']) t;
+SELECT t, labelam.check_row_access(secid, '{select}') AS "select",
+	labelam.check_row_access(secid, '{update,delete}') AS "write"
+FROM l ORDER BY t;
+-- a secid that names no label is denied, never an error
+SELECT labelam.check_row_access(4294967295, '{select}');
+-- the label of a new row, as the policy computes it for this session
+SELECT t, labelam.label_text(labelam.create_row_label(secid)) AS new_row,
+	labelam.label_text(labelam.create_row_label(secid)) =
+	labelam.compute_create(labelam.client_label(),
+						   labelam.label_text(secid)) AS as_computed
+FROM l ORDER BY t;

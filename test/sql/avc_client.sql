@@ -6,7 +6,6 @@ CREATE ROLE regress_avc_user LOGIN;
 INSERT INTO labelam.role_label VALUES
 	('regress_avc_ranged', 'user_u:user_r:sepgsql_ranged_proc_t:s0'),
 	('regress_avc_user', 'user_u:user_r:user_t:s0');
-GRANT USAGE ON SCHEMA labelam TO PUBLIC;
 CREATE TABLE public.avc_par AS SELECT g FROM generate_series(1, 10000) g;
 GRANT SELECT ON public.avc_par TO PUBLIC;
 ANALYZE public.avc_par;
@@ -66,5 +65,4 @@ SELECT count(*) FROM public.avc_par
 \c - :regress_superuser
 DELETE FROM labelam.role_label;
 DROP TABLE public.avc_par;
-REVOKE USAGE ON SCHEMA labelam FROM PUBLIC;
 DROP ROLE regress_avc_ranged, regress_avc_user;
