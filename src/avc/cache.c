@@ -37,7 +37,10 @@
 
 /* more entries than this and the cache starts over */
 #define AVC_CACHE_MAX	8192
-/* more local labels than this and they start over (with the cache) */
+/*
+ * more local labels than this and they start over (with the cache), at the
+ * next statement
+ */
 #define AVC_LABELS_MAX	4096
 
 typedef struct AvcKey
@@ -98,7 +101,8 @@ typedef struct AvcLabel
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
-static MemoryContext avc_cxt = NULL;
+static MemoryContext avc_cxt = NULL;	/* everything below */
+static MemoryContext avc_dec_cxt = NULL;	/* decisions, new-object labels */
 static avch_hash *avc_cache = NULL;
 static avcl_hash *avc_labels = NULL;
 
@@ -145,7 +149,9 @@ avc_cache_create(void)
 	if (avc_cxt == NULL)
 		avc_cxt = AllocSetContextCreate(TopMemoryContext, "labelam avc",
 										ALLOCSET_DEFAULT_SIZES);
-	avc_cache = avch_create(avc_cxt, 256, NULL);
+	avc_dec_cxt = AllocSetContextCreate(avc_cxt, "labelam avc decisions",
+										ALLOCSET_DEFAULT_SIZES);
+	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
 	avc_labels = avcl_create(avc_cxt, 64, NULL);
 	avc_label_alloc = 64;
 	avc_label_texts = MemoryContextAllocZero(avc_cxt,
@@ -164,7 +170,8 @@ avc_cache_reset(void)
 	if (avc_cache != NULL)
 		stat_resets++;
 	if (avc_cxt != NULL)
-		MemoryContextReset(avc_cxt);
+		MemoryContextReset(avc_cxt);	/* deletes avc_dec_cxt too */
+	avc_dec_cxt = NULL;
 	avc_cache = NULL;
 	avc_labels = NULL;
 	avc_label_texts = NULL;
@@ -178,17 +185,22 @@ avc_ensure_cache(void)
 		avc_cache_create();
 }
 
-/* Local id of a canonical label, assigning one if new. */
+/*
+ * Local id of a canonical label, assigning one if new.
+ *
+ * Ids stay valid until the end of the statement: the cache (labels
+ * included) is only ever emptied by avc_revalidate, at the first use of the
+ * cache in a statement, which is here or before any id is handed out.
+ */
 uint32
 avc_local_id(const char *label)
 {
 	AvcLabel   *l;
 	bool		found;
 
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
 	avc_ensure_cache();
-	/* too many: start over at the next statement, when no id is held */
-	if (avc_label_count >= AVC_LABELS_MAX)
-		avc_revalidate_pending = true;
 	l = avcl_insert(avc_labels, label, &found);
 	if (!found)
 	{
@@ -259,9 +271,10 @@ avc_subject_local_id(void)
 }
 
 /*
- * Start of a statement: pick up a new policy.  The provider may ERROR (a
+ * First use of the cache in a statement: pick up a new policy, and start
+ * over if the local labels grew too many.  The provider may ERROR (a
  * policy file that cannot be loaded); then we stay pending and every
- * decision of later statements errors too, until the file is fixed.
+ * decision errors too, until the file is fixed.
  */
 void
 avc_revalidate(void)
@@ -286,8 +299,8 @@ avc_revalidate(void)
 static void
 avc_forget_decisions(void)
 {
-	avch_destroy(avc_cache);
-	avc_cache = avch_create(avc_cxt, 256, NULL);
+	MemoryContextReset(avc_dec_cxt);
+	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
 	avc_fast.object = 0;
 	avc_fast_create.table = InvalidOid;
 	stat_resets++;
@@ -467,7 +480,7 @@ avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
 	created = avc_provider->compute_create(avc_local_text(subject_lid), ptext,
 										   AVC_CLASS_DB_TUPLE);
 	e = avc_lookup(key, &found);
-	e->created = MemoryContextStrdup(avc_cxt, created);
+	e->created = MemoryContextStrdup(avc_dec_cxt, created);
 	memset(&e->avd, 0, sizeof(e->avd));
 	pfree(created);
 	return e->created;
@@ -515,7 +528,8 @@ avc_create_label(Oid table_secid)
 		stat_hits++;
 		return avc_fast_create.created;
 	}
-	result = label_intern(avc_create_cached(subject, AVC_OBJ_SECID, table_secid));
+	result = label_intern(pstrdup(avc_create_cached(subject, AVC_OBJ_SECID,
+													table_secid)));
 	avc_fast_create.table = table_secid;
 	avc_fast_create.created = result;
 	avc_fast_create.lxid = lxid;
@@ -524,13 +538,15 @@ avc_create_label(Oid table_secid)
 
 /*
  * The provider's canonical form, for label_store's label_canonicalize()
- * (which checks what every label must be first).
+ * (which checks what every label must be first).  The provider must have
+ * the statement's policy; the cache is left alone (callers may hold local
+ * ids or cached texts), the next decision will see the new policy.
  */
 char *
 avc_canonicalize_hook(const char *label)
 {
 	if (unlikely(avc_revalidate_pending))
-		avc_revalidate();
+		(void) avc_provider->policy_seqno();
 	return avc_provider->canonicalize(label);
 }
 
