@@ -421,10 +421,11 @@ label_shmem_publish(Oid dictid, Oid secid, const char *label)
 
 void
 label_shmem_stats(int64 *nids, int64 *ntexts, int64 *text_bytes,
-				  int64 *text_bytes_max)
+				  int64 *text_bytes_max, int64 *shmem_bytes)
 {
 	uint64		used;
 
+	*shmem_bytes = label_shmem_size();
 	if (header == NULL)
 	{
 		*nids = *ntexts = *text_bytes = *text_bytes_max = 0;
