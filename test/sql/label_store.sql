@@ -143,3 +143,38 @@ SELECT labelam.intern_label('reader_u:object_r:t:s0');
 INSERT INTO labelam.pg_security VALUES (4000000002, 'reader_u:object_r:t:s0');
 RESET ROLE;
 DROP ROLE regress_label_reader;
+
+-- Two-phase commit: a prepared transaction's label is not visible until
+-- COMMIT PREPARED (from any session), and gone after ROLLBACK PREPARED.
+BEGIN;
+SELECT labelam.intern_label('twophase_u:object_r:t:s0') AS tp_commit \gset
+PREPARE TRANSACTION 'label_tp_commit';
+SELECT labelam.label_text(:tp_commit) IS NULL AS not_yet;
+COMMIT PREPARED 'label_tp_commit';
+SELECT labelam.label_text(:tp_commit);
+SELECT labelam.intern_label('twophase_u:object_r:t:s0') = :tp_commit AS same;
+BEGIN;
+SELECT labelam.intern_label('twophase_u:object_r:t:s1') AS tp_abort \gset
+PREPARE TRANSACTION 'label_tp_abort';
+ROLLBACK PREPARED 'label_tp_abort';
+SELECT labelam.label_text(:tp_abort) IS NULL AS gone;
+
+-- Parallel workers resolve labels; interning is not parallel-safe, so the
+-- planner keeps it in the leader.
+INSERT INTO labelam.pg_security VALUES (4000000003, 'parallel_u:object_r:t:s1');
+SET force_parallel_mode = on;
+SELECT labelam.label_text(:s0);				-- from shared memory
+SELECT labelam.label_text(4000000003);		-- from the catalog
+EXPLAIN (COSTS OFF) SELECT labelam.label_text(:s0);
+SELECT labelam.intern_label('parallel_u:object_r:t:s0') IS NOT NULL AS interned;
+RESET force_parallel_mode;
+
+-- A dictionary dropped with its extension and created again is a new one:
+-- secids of the old one mean nothing in it, whatever shared memory holds.
+DROP EXTENSION labelam;
+CREATE EXTENSION labelam;
+SELECT count(*) FROM labelam.pg_security;
+SELECT labelam.label_text(:s0) IS NULL AS old_secid_unknown;
+SELECT labelam.intern_label('fresh_u:object_r:t:s0') AS fresh \gset
+SELECT :fresh = :s0 AS numbered_afresh, labelam.label_text(:s0);
+SELECT labelam.intern_label('system_u:object_r:sepgsql_table_t:s0') <> :s0 AS new_secid;
