@@ -56,6 +56,10 @@ for run in 1 2 3; do
 	echo "label_text(secid), C loop, 1 backend, run $run: $r lookups/s"
 done
 for run in 1 2 3; do
+	r=$(q -c "SELECT round(bench_label_text($LOOKUPS, $lo, $lo + 99))")
+	echo "label_text(secid), C loop, 1 backend, 100 hot labels, run $run: $r lookups/s"
+done
+for run in 1 2 3; do
 	r=$(q -c "SELECT round(bench_label_lookup(array(SELECT seclabel FROM labelam.pg_security ORDER BY random()), $LOOKUPS))")
 	echo "label_lookup(text), C loop, 1 backend, run $run: $r lookups/s"
 done
