@@ -104,6 +104,30 @@ FROM labelam.label_store_stats();
 INSERT INTO labelam.pg_security VALUES (4000000001, 'restored_u:object_r:t:s0');
 \echo :LAST_ERROR_SQLSTATE
 
+-- Lookups of known labels never touch the catalog: not those in shared
+-- memory, nor those this transaction interned.  Only a label shared memory
+-- has not seen yet costs one catalog read.
+BEGIN;
+SELECT labelam.intern_label('hot_u:object_r:t:s0') AS hot \gset
+INSERT INTO labelam.pg_security VALUES (4000000004, 'cold_u:object_r:t:s0');
+SELECT idx_scan AS scans FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass \gset
+SELECT count(labelam.label_text(:s0)) AS by_secid,
+       count(labelam.intern_label('system_u:object_r:sepgsql_table_t:s1')) AS by_text,
+       count(labelam.label_text(:hot)) AS own_by_secid,
+       count(labelam.intern_label('hot_u:object_r:t:s0')) AS own_by_text
+FROM generate_series(1, 1000);
+SELECT idx_scan - :scans AS catalog_reads FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass;
+COMMIT;
+BEGIN;
+SELECT idx_scan AS scans FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass \gset
+SELECT count(labelam.label_text(4000000004)) FROM generate_series(1, 1000);
+SELECT idx_scan - :scans AS catalog_reads FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass;
+COMMIT;
+
 -- A read-only transaction finds existing labels but cannot add any.
 BEGIN READ ONLY;
 SELECT labelam.intern_label('system_u:object_r:sepgsql_table_t:s0') = :s0 AS found;
