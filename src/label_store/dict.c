@@ -395,9 +395,11 @@ label_insert_secid(void)
 	/* a label of this transaction may yet abort: don't remember it */
 	if (committed)
 	{
+		char	   *copy = MemoryContextStrdup(TopMemoryContext, insert_label);
+
 		if (insert_cache_text)
 			pfree(insert_cache_text);
-		insert_cache_text = MemoryContextStrdup(TopMemoryContext, insert_label);
+		insert_cache_text = copy;
 		insert_cache_secid = secid;
 		insert_cache_generation = label_dict_generation;
 	}
