@@ -7,8 +7,9 @@
 SELECT c.relname, a.amname
 FROM pg_class c JOIN pg_am a ON a.oid = c.relam
 WHERE c.oid = 'labelam.pg_security'::regclass;
-SELECT unnest(extconfig)::regclass AS dumped
-FROM pg_extension WHERE extname = 'labelam' ORDER BY 1;
+SELECT c.relname AS dumped
+FROM pg_extension e, unnest(e.extconfig) x JOIN pg_class c ON c.oid = x
+WHERE e.extname = 'labelam' ORDER BY 1;
 SELECT conname, contype, pg_get_constraintdef(oid)
 FROM pg_constraint WHERE conrelid = 'labelam.pg_security'::regclass
 ORDER BY conname;
