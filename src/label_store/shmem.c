@@ -308,7 +308,7 @@ label_full(void)
 		return;
 	full_warned = true;
 	ereport(WARNING,
-			(errcode(ERRCODE_OUT_OF_MEMORY),
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 			 errmsg("labelam's shared label dictionary is full"),
 			 errdetail("Labels that do not fit are read from labelam.pg_security, which is slower."),
 			 errhint("Increase labelam.max_labels (currently %d) and restart the server.",
