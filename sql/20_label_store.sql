@@ -41,7 +41,8 @@ COMMENT ON FUNCTION labelam.label_text(oid) IS
 
 CREATE FUNCTION labelam.label_store_stats(
 	OUT labels_by_secid bigint, OUT labels_by_text bigint,
-	OUT max_labels integer, OUT text_bytes bigint, OUT max_text_bytes bigint)
+	OUT max_labels integer, OUT text_bytes bigint, OUT max_text_bytes bigint,
+	OUT shmem_bytes bigint)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'labelam_label_store_stats'
 	LANGUAGE C STRICT VOLATILE PARALLEL SAFE;

@@ -54,6 +54,14 @@ typedef struct PendingId
 static HTAB *pending_texts = NULL;
 static HTAB *pending_ids = NULL;
 
+/*
+ * No pending label belongs to a subtransaction above this one (subids only
+ * grow, and a committing subtransaction hands its labels to its parent), so
+ * the many subtransactions of, say, a PL/pgSQL exception block in a loop
+ * need not look at the pending labels at all.
+ */
+static SubTransactionId pending_max_subid = InvalidSubTransactionId;
+
 /* labelam.insert_label, and the secid it resolved to (if committed) */
 static char *insert_label = NULL;
 static char *insert_cache_text = NULL;
@@ -85,20 +93,22 @@ pending_add(Oid dictid, Oid secid, const char *label)
 	if (pending_texts == NULL)
 	{
 		HASHCTL		info;
+		HTAB	   *texts;
 
+		/* both or neither, should the second fail */
 		info.hcxt = TopTransactionContext;
 		info.keysize = sizeof(char *);
 		info.entrysize = sizeof(PendingLabel);
 		info.hash = pending_text_hash;
 		info.match = pending_text_match;
-		pending_texts = hash_create("labelam pending labels by text", 16,
-									&info,
-									HASH_ELEM | HASH_FUNCTION |
-									HASH_COMPARE | HASH_CONTEXT);
+		texts = hash_create("labelam pending labels by text", 16, &info,
+							HASH_ELEM | HASH_FUNCTION | HASH_COMPARE |
+							HASH_CONTEXT);
 		info.keysize = sizeof(Oid);
 		info.entrysize = sizeof(PendingId);
 		pending_ids = hash_create("labelam pending labels by secid", 16,
 								  &info, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		pending_texts = texts;
 	}
 
 	text = MemoryContextStrdup(TopTransactionContext, label);
@@ -108,6 +118,7 @@ pending_add(Oid dictid, Oid secid, const char *label)
 	p->secid = secid;
 	p->dictid = dictid;
 	p->subid = GetCurrentSubTransactionId();
+	pending_max_subid = Max(pending_max_subid, p->subid);
 	pid = hash_search(pending_ids, &secid, HASH_ENTER, &found);
 	Assert(!found);
 	pid->label = p;
@@ -119,6 +130,7 @@ pending_forget_all(void)
 	/* the memory goes with TopTransactionContext */
 	pending_texts = NULL;
 	pending_ids = NULL;
+	pending_max_subid = InvalidSubTransactionId;
 }
 
 static void
@@ -155,7 +167,7 @@ label_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	HASH_SEQ_STATUS status;
 	PendingLabel *p;
 
-	if (pending_texts == NULL)
+	if (pending_texts == NULL || mySubid > pending_max_subid)
 		return;
 	if (event != SUBXACT_EVENT_COMMIT_SUB && event != SUBXACT_EVENT_ABORT_SUB)
 		return;
@@ -231,6 +243,17 @@ lookup_canonical(const LabelDict *dict, const char *label, bool *committed)
 	return secid;
 }
 
+/*
+ * The dictionary is a table of the current database: using it takes a
+ * transaction (so, not during authentication, for instance).
+ */
+static inline void
+require_transaction(void)
+{
+	if (!IsTransactionState())
+		elog(ERROR, "label dictionary used outside a transaction");
+}
+
 static Oid
 intern_canonical(const char *label, bool *committed)
 {
@@ -238,6 +261,7 @@ intern_canonical(const char *label, bool *committed)
 	Oid			secid;
 	bool		created;
 
+	require_transaction();
 	if (!label_dict_get(&dict))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -296,6 +320,7 @@ label_lookup(const char *label)
 	LabelDict	dict;
 	bool		committed;
 
+	require_transaction();
 	if (!label_dict_get(&dict))
 		return InvalidOid;
 	return lookup_canonical(&dict, label, &committed);
@@ -308,6 +333,7 @@ label_text(Oid secid)
 	char	   *label;
 	bool		committed;
 
+	require_transaction();
 	if (!OidIsValid(secid) || !label_dict_get(&dict))
 		return NULL;
 
@@ -369,9 +395,11 @@ label_insert_secid(void)
 	/* a label of this transaction may yet abort: don't remember it */
 	if (committed)
 	{
+		char	   *copy = MemoryContextStrdup(TopMemoryContext, insert_label);
+
 		if (insert_cache_text)
 			pfree(insert_cache_text);
-		insert_cache_text = MemoryContextStrdup(TopMemoryContext, insert_label);
+		insert_cache_text = copy;
 		insert_cache_secid = secid;
 		insert_cache_generation = label_dict_generation;
 	}

@@ -51,7 +51,8 @@ extern char *label_shmem_text(Oid dictid, Oid secid);
 extern Oid	label_shmem_secid(Oid dictid, const char *label, uint32 len);
 extern void label_shmem_publish(Oid dictid, Oid secid, const char *label);
 extern void label_shmem_stats(int64 *nids, int64 *ntexts,
-							  int64 *text_bytes, int64 *text_bytes_max);
+							  int64 *text_bytes, int64 *text_bytes_max,
+							  int64 *shmem_bytes);
 
 /* canon.c */
 extern bool label_check(const char *label, const char **detail);

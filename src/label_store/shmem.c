@@ -308,7 +308,7 @@ label_full(void)
 		return;
 	full_warned = true;
 	ereport(WARNING,
-			(errcode(ERRCODE_OUT_OF_MEMORY),
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 			 errmsg("labelam's shared label dictionary is full"),
 			 errdetail("Labels that do not fit are read from labelam.pg_security, which is slower."),
 			 errhint("Increase labelam.max_labels (currently %d) and restart the server.",
@@ -421,10 +421,11 @@ label_shmem_publish(Oid dictid, Oid secid, const char *label)
 
 void
 label_shmem_stats(int64 *nids, int64 *ntexts, int64 *text_bytes,
-				  int64 *text_bytes_max)
+				  int64 *text_bytes_max, int64 *shmem_bytes)
 {
 	uint64		used;
 
+	*shmem_bytes = label_shmem_size();
 	if (header == NULL)
 	{
 		*nids = *ntexts = *text_bytes = *text_bytes_max = 0;

@@ -80,23 +80,26 @@ Datum
 labelam_label_store_stats(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[5];
-	bool		nulls[5] = {false};
+	Datum		values[6];
+	bool		nulls[6] = {false};
 	int64		nids,
 				ntexts,
 				text_bytes,
-				text_bytes_max;
+				text_bytes_max,
+				shmem_bytes;
 
 	require_preloaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
-	label_shmem_stats(&nids, &ntexts, &text_bytes, &text_bytes_max);
+	label_shmem_stats(&nids, &ntexts, &text_bytes, &text_bytes_max,
+					  &shmem_bytes);
 	values[0] = Int64GetDatum(nids);
 	values[1] = Int64GetDatum(ntexts);
 	values[2] = Int32GetDatum(label_max_labels);
 	values[3] = Int64GetDatum(text_bytes);
 	values[4] = Int64GetDatum(text_bytes_max);
+	values[5] = Int64GetDatum(shmem_bytes);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

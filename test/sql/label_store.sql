@@ -7,8 +7,9 @@
 SELECT c.relname, a.amname
 FROM pg_class c JOIN pg_am a ON a.oid = c.relam
 WHERE c.oid = 'labelam.pg_security'::regclass;
-SELECT unnest(extconfig)::regclass AS dumped
-FROM pg_extension WHERE extname = 'labelam' ORDER BY 1;
+SELECT c.relname AS dumped
+FROM pg_extension e, unnest(e.extconfig) x JOIN pg_class c ON c.oid = x
+WHERE e.extname = 'labelam' ORDER BY 1;
 SELECT conname, contype, pg_get_constraintdef(oid)
 FROM pg_constraint WHERE conrelid = 'labelam.pg_security'::regclass
 ORDER BY conname;
@@ -104,6 +105,30 @@ FROM labelam.label_store_stats();
 INSERT INTO labelam.pg_security VALUES (4000000001, 'restored_u:object_r:t:s0');
 \echo :LAST_ERROR_SQLSTATE
 
+-- Lookups of known labels never touch the catalog: not those in shared
+-- memory, nor those this transaction interned.  Only a label shared memory
+-- has not seen yet costs one catalog read.
+BEGIN;
+SELECT labelam.intern_label('hot_u:object_r:t:s0') AS hot \gset
+INSERT INTO labelam.pg_security VALUES (4000000004, 'cold_u:object_r:t:s0');
+SELECT idx_scan AS scans FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass \gset
+SELECT count(labelam.label_text(:s0)) AS by_secid,
+       count(labelam.intern_label('system_u:object_r:sepgsql_table_t:s1')) AS by_text,
+       count(labelam.label_text(:hot)) AS own_by_secid,
+       count(labelam.intern_label('hot_u:object_r:t:s0')) AS own_by_text
+FROM generate_series(1, 1000);
+SELECT idx_scan - :scans AS catalog_reads FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass;
+COMMIT;
+BEGIN;
+SELECT idx_scan AS scans FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass \gset
+SELECT count(labelam.label_text(4000000004)) FROM generate_series(1, 1000);
+SELECT idx_scan - :scans AS catalog_reads FROM pg_stat_xact_user_tables
+WHERE relid = 'labelam.pg_security'::regclass;
+COMMIT;
+
 -- A read-only transaction finds existing labels but cannot add any.
 BEGIN READ ONLY;
 SELECT labelam.intern_label('system_u:object_r:sepgsql_table_t:s0') = :s0 AS found;
@@ -143,3 +168,38 @@ SELECT labelam.intern_label('reader_u:object_r:t:s0');
 INSERT INTO labelam.pg_security VALUES (4000000002, 'reader_u:object_r:t:s0');
 RESET ROLE;
 DROP ROLE regress_label_reader;
+
+-- Two-phase commit: a prepared transaction's label is not visible until
+-- COMMIT PREPARED (from any session), and gone after ROLLBACK PREPARED.
+BEGIN;
+SELECT labelam.intern_label('twophase_u:object_r:t:s0') AS tp_commit \gset
+PREPARE TRANSACTION 'label_tp_commit';
+SELECT labelam.label_text(:tp_commit) IS NULL AS not_yet;
+COMMIT PREPARED 'label_tp_commit';
+SELECT labelam.label_text(:tp_commit);
+SELECT labelam.intern_label('twophase_u:object_r:t:s0') = :tp_commit AS same;
+BEGIN;
+SELECT labelam.intern_label('twophase_u:object_r:t:s1') AS tp_abort \gset
+PREPARE TRANSACTION 'label_tp_abort';
+ROLLBACK PREPARED 'label_tp_abort';
+SELECT labelam.label_text(:tp_abort) IS NULL AS gone;
+
+-- Parallel workers resolve labels; interning is not parallel-safe, so the
+-- planner keeps it in the leader.
+INSERT INTO labelam.pg_security VALUES (4000000003, 'parallel_u:object_r:t:s1');
+SET force_parallel_mode = on;
+SELECT labelam.label_text(:s0);				-- from shared memory
+SELECT labelam.label_text(4000000003);		-- from the catalog
+EXPLAIN (COSTS OFF) SELECT labelam.label_text(:s0);
+SELECT labelam.intern_label('parallel_u:object_r:t:s0') IS NOT NULL AS interned;
+RESET force_parallel_mode;
+
+-- A dictionary dropped with its extension and created again is a new one:
+-- secids of the old one mean nothing in it, whatever shared memory holds.
+DROP EXTENSION labelam;
+CREATE EXTENSION labelam;
+SELECT count(*) FROM labelam.pg_security;
+SELECT labelam.label_text(:s0) IS NULL AS old_secid_unknown;
+SELECT labelam.intern_label('fresh_u:object_r:t:s0') AS fresh \gset
+SELECT :fresh = :s0 AS numbered_afresh, labelam.label_text(:s0);
+SELECT labelam.intern_label('system_u:object_r:sepgsql_table_t:s0') <> :s0 AS new_secid;
