@@ -23,6 +23,7 @@ char	   *avc_policy_file = NULL;
 int			avc_audit_mode = AVC_AUDIT_DENIED;
 char	   *avc_default_client_label = NULL;
 char	   *avc_session_label = NULL;
+bool		avc_debug_opaque_labels = false;
 
 static int	avc_provider_choice;
 
@@ -125,6 +126,20 @@ avc_init(void)
 							   avc_session_label_check,
 							   avc_session_label_assign,
 							   NULL);
+
+	/*
+	 * For testing the label dictionary apart from any policy.  It gives no
+	 * power a superuser lacks (INSERT INTO labelam.pg_security does the
+	 * same), and decisions on such labels still fail: only the dictionary
+	 * stops asking the provider.
+	 */
+	DefineCustomBoolVariable("labelam.debug_opaque_labels",
+							 "Lets the label dictionary store labels as given, without the policy's validation.",
+							 NULL,
+							 &avc_debug_opaque_labels,
+							 false,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("labelam");
 

@@ -537,6 +537,12 @@ avc_create_label(Oid table_secid)
 }
 
 /*
+ * Set while the avc itself canonicalizes: labelam.debug_opaque_labels is
+ * not for labels the avc decides with.
+ */
+static bool avc_canonicalizing = false;
+
+/*
  * The provider's canonical form, for label_store's label_canonicalize()
  * (which checks what every label must be first).  The provider must have
  * the statement's policy; the cache is left alone (callers may hold local
@@ -545,6 +551,8 @@ avc_create_label(Oid table_secid)
 char *
 avc_canonicalize_hook(const char *label)
 {
+	if (avc_debug_opaque_labels && !avc_canonicalizing)
+		return pstrdup(label);
 	if (unlikely(avc_revalidate_pending))
 		(void) avc_provider->policy_seqno();
 	return avc_provider->canonicalize(label);
@@ -553,7 +561,19 @@ avc_canonicalize_hook(const char *label)
 char *
 avc_canonicalize(const char *label)
 {
-	return label_canonicalize(label);
+	char	   *result;
+
+	avc_canonicalizing = true;
+	PG_TRY();
+	{
+		result = label_canonicalize(label);
+	}
+	PG_FINALLY();
+	{
+		avc_canonicalizing = false;
+	}
+	PG_END_TRY();
+	return result;
 }
 
 void

@@ -65,7 +65,9 @@ SELECT hits - :hits_before AS new_hits, misses - :misses_before AS new_misses
 FROM labelam.avc_stats();
 
 -- rows are labeled by dictionary secids: the session's decisions on them,
--- through the row filter's path
+-- through the row filter's path (in a transaction that leaves the
+-- dictionary as it was)
+BEGIN;
 CREATE TEMP TABLE l AS
 SELECT t, labelam.intern_label('system_u:object_r:' || t || ':s0') AS secid
 FROM unnest(ARRAY['sepgsql_table_t', 'sepgsql_ro_table_t',
@@ -81,3 +83,4 @@ SELECT t, labelam.label_text(labelam.create_row_label(secid)) AS new_row,
 	labelam.compute_create(labelam.client_label(),
 						   labelam.label_text(secid)) AS as_computed
 FROM l ORDER BY t;
+ROLLBACK;

@@ -31,6 +31,24 @@ SET labelam.provider = 'selinux';
 SET labelam.policy_file = '/dev/null';
 -- an unknown audit mode
 SELECT set_config('labelam.audit', 'sometimes', false);
+-- labelam.debug_opaque_labels lets the dictionary store any text (to test
+-- it apart from a policy), but decisions never accept such labels
+SET labelam.debug_opaque_labels = on;
+SELECT labelam.check_access('user_u:user_r:user_t:s0', 'opaque_u:object_r:t:s0', '{select}');
+BEGIN;
+SELECT labelam.intern_label('opaque_u:object_r:t:s0') AS opaque \gset
+SELECT labelam.label_text(:opaque);
+SELECT labelam.check_row_access(:opaque, '{select}');
+ROLLBACK;
+RESET labelam.debug_opaque_labels;
+SELECT labelam.intern_label('opaque_u:object_r:t:s0');
+-- (and only superusers may set it)
+CREATE ROLE regress_avc_nobody;
+SET ROLE regress_avc_nobody;
+SET labelam.debug_opaque_labels = on;
+RESET ROLE;
+DROP ROLE regress_avc_nobody;
+
 -- SQLSTATEs: 22023 for bad labels and permissions, 42501 for the setting
 \set VERBOSITY sqlstate
 SELECT labelam.check_access('user_u:user_r', 'system_u:object_r:sepgsql_table_t:s0', '{select}');
