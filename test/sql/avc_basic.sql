@@ -65,22 +65,29 @@ SELECT hits - :hits_before AS new_hits, misses - :misses_before AS new_misses
 FROM labelam.avc_stats();
 
 -- rows are labeled by dictionary secids: the session's decisions on them,
--- through the row filter's path (in a transaction that leaves the
--- dictionary as it was)
+-- through the row filter's path.  (The labels are added by hand, in a
+-- transaction that is rolled back: this leaves the dictionary and its
+-- secid sequence as they were, for the tests that follow.)
 BEGIN;
 CREATE TEMP TABLE l AS
-SELECT t, labelam.intern_label('system_u:object_r:' || t || ':s0') AS secid
+SELECT t, 4100000000 + i AS secid
 FROM unnest(ARRAY['sepgsql_table_t', 'sepgsql_ro_table_t',
-				  'sepgsql_secret_table_t', 'etc_t']) t;
+				  'sepgsql_secret_table_t', 'etc_t']) WITH ORDINALITY AS tt(t, i);
+INSERT INTO labelam.pg_security
+SELECT secid, 'system_u:object_r:' || t || ':s0' FROM l;
 SELECT t, labelam.check_row_access(secid, '{select}') AS "select",
 	labelam.check_row_access(secid, '{update,delete}') AS "write"
 FROM l ORDER BY t;
 -- a secid that names no label is denied, never an error
 SELECT labelam.check_row_access(4294967295, '{select}');
--- the label of a new row, as the policy computes it for this session
-SELECT t, labelam.label_text(labelam.create_row_label(secid)) AS new_row,
-	labelam.label_text(labelam.create_row_label(secid)) =
-	labelam.compute_create(labelam.client_label(),
-						   labelam.label_text(secid)) AS as_computed
+-- the label of a new row, as the policy computes it for this session: the
+-- dictionary row it names is the one holding compute_create's answer
+INSERT INTO labelam.pg_security
+SELECT 4100000010 + i, labelam.compute_create(labelam.client_label(),
+	'system_u:object_r:' || t || ':s0')
+FROM unnest(ARRAY['sepgsql_table_t', 'sepgsql_ro_table_t',
+				  'sepgsql_secret_table_t', 'etc_t']) WITH ORDINALITY AS tt(t, i);
+SELECT t, labelam.create_row_label(secid)::bigint - 4100000010 AS new_row_secid,
+	labelam.label_text(labelam.create_row_label(secid)) AS new_row
 FROM l ORDER BY t;
 ROLLBACK;

@@ -35,13 +35,14 @@ SELECT set_config('labelam.audit', 'sometimes', false);
 -- it apart from a policy), but decisions never accept such labels
 SET labelam.debug_opaque_labels = on;
 SELECT labelam.check_access('user_u:user_r:user_t:s0', 'opaque_u:object_r:t:s0', '{select}');
-BEGIN;
-SELECT labelam.intern_label('opaque_u:object_r:t:s0') AS opaque \gset
-SELECT labelam.label_text(:opaque);
-SELECT labelam.check_row_access(:opaque, '{select}');
-ROLLBACK;
 RESET labelam.debug_opaque_labels;
 SELECT labelam.intern_label('opaque_u:object_r:t:s0');
+-- nor does a label that the dictionary holds but the policy does not know
+-- (rolled back: later tests expect the dictionary untouched)
+BEGIN;
+INSERT INTO labelam.pg_security VALUES (4100000100, 'opaque_u:object_r:t:s0');
+SELECT labelam.check_row_access(4100000100, '{select}');
+ROLLBACK;
 -- (and only superusers may set it)
 CREATE ROLE regress_avc_nobody;
 SET ROLE regress_avc_nobody;
