@@ -1,6 +1,8 @@
 -- The label dictionary: labelam.pg_security, intern_label, label_text,
 -- labelam.insert_label.
 \set SHOW_CONTEXT never
+-- labels here are opaque text, not valid in the test clusters' policy
+SET labelam.debug_opaque_labels = on;
 
 -- The catalog is a plain heap table whatever the default access method,
 -- and pg_dump carries it and its sequence.

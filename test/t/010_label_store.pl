@@ -9,6 +9,8 @@ use LabelamTest;
 my $node = labelam_node('primary', allows_streaming => 1);
 # small, so that the shared hash fills up below
 $node->append_conf('postgresql.conf', 'labelam.max_labels = 32');
+# labels here are opaque text, not valid in the test clusters' policy
+$node->append_conf('postgresql.conf', 'labelam.debug_opaque_labels = on');
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION labelam');
 $node->safe_psql('postgres', q{
