@@ -235,6 +235,27 @@ avc_object_text(AvcObjKind kind, uint32 object)
 	return (char *) avc_local_text(object);
 }
 
+/*
+ * The label to decide with for an object: its own, unless it is a stored
+ * label that the policy in force does not know (a type removed since the
+ * row was written, say), in which case the policy's "unlabeled" context,
+ * as SELinux does for files; policies grant little on it, typically only
+ * relabeling by administrators.  Labels given as text were validated when
+ * they were given.
+ */
+static char *
+avc_decision_text(AvcObjKind kind, uint32 object)
+{
+	char	   *text = avc_object_text(kind, object);
+
+	if (kind == AVC_OBJ_SECID && text != NULL && !avc_provider->valid(text))
+	{
+		pfree(text);
+		text = avc_provider->unlabeled();
+	}
+	return text;
+}
+
 /* The session's label changed (or was set at connection): start over. */
 void
 avc_set_subject(const char *label)
@@ -355,7 +376,7 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 
 	stat_misses++;
 	stext = avc_local_text(subject_lid);
-	otext = avc_object_text(kind, object);
+	otext = avc_decision_text(kind, object);
 	if (otext == NULL)
 	{
 		*avd = avc_deny_all;
@@ -472,7 +493,7 @@ avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
 		return e->created;
 	}
 	stat_misses++;
-	ptext = avc_object_text(kind, parent);
+	ptext = avc_decision_text(kind, parent);
 	if (ptext == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),

@@ -67,6 +67,16 @@ typedef struct AvcProvider
 	/* Canonical form of a label (palloc'd); ERROR 22023 if invalid. */
 	char	   *(*canonicalize) (const char *label);
 
+	/* Is a (canonical) label valid in the policy in force?  No ERROR. */
+	bool		(*valid) (const char *label);
+
+	/*
+	 * Label to decide with for objects whose stored label the policy in
+	 * force does not know: the initial SID "unlabeled", as SELinux does
+	 * (palloc'd).
+	 */
+	char	   *(*unlabeled) (void);
+
 	/* Decision on canonical labels; ERROR 22023 if one is invalid. */
 	void		(*compute_av) (const char *scon, const char *tcon,
 							   AvcClass tclass, AvcDecision *avd);

@@ -122,6 +122,27 @@ sx_canonicalize(const char *label)
 	return result;
 }
 
+static bool
+sx_valid(const char *label)
+{
+	return security_check_context_raw(label) == 0;
+}
+
+static char *
+sx_unlabeled(void)
+{
+	char	   *con;
+	char	   *result;
+
+	if (security_get_initial_context_raw("unlabeled", &con) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not get the SELinux context of unlabeled objects: %m")));
+	result = pstrdup(con);
+	freecon(con);
+	return result;
+}
+
 static void
 sx_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 				   AvcDecision *avd)
@@ -204,6 +225,8 @@ const AvcProvider avc_selinux_provider = {
 	.policy_seqno = sx_policy_seqno,
 	.peer_label = sx_peer_label,
 	.canonicalize = sx_canonicalize,
+	.valid = sx_valid,
+	.unlabeled = sx_unlabeled,
 	.compute_av = sx_compute_av,
 	.compute_create = sx_compute_create,
 	.mls_enabled = sx_mls_enabled,

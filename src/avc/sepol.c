@@ -354,6 +354,23 @@ sp_canonicalize(const char *label)
 	return sp_sid_text(sid);
 }
 
+static bool
+sp_valid(const char *label)
+{
+	sepol_security_id_t sid;
+
+	return sp_sid(label, &sid);
+}
+
+/* the initial SID "unlabeled" is number 3 in every SELinux policy */
+#define SP_SECINITSID_UNLABELED 3
+
+static char *
+sp_unlabeled(void)
+{
+	return sp_sid_text(SP_SECINITSID_UNLABELED);
+}
+
 static void
 sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 				 AvcDecision *avd)
@@ -449,6 +466,8 @@ const AvcProvider avc_sepol_provider = {
 	.policy_seqno = sp_policy_seqno,
 	.peer_label = sp_peer_label,
 	.canonicalize = sp_canonicalize,
+	.valid = sp_valid,
+	.unlabeled = sp_unlabeled,
 	.compute_av = sp_compute_av,
 	.compute_create = sp_compute_create,
 	.mls_enabled = sp_mls_enabled,
