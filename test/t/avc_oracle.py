@@ -5,14 +5,15 @@
 # allows, computed with setools (the library behind sesearch and seinfo),
 # not with libsepol:
 #
-#   subject TAB object TAB allowed-perms TAB new-row-type TAB constrained
+#   subject TAB object TAB allowed-perms TAB new-row-label TAB constrained
 #
 # allowed-perms: the db_tuple permissions granted by the enabled allow
 # rules (attributes expanded, booleans at their default state), minus those
 # that a constrain/mlsconstrain rule of class db_tuple forbids for the pair
 # (the expressions are evaluated here); comma-separated, "-" for none.
-# new-row-type: the type of a row the subject creates under the object
-# (type_transition rule for db_tuple, else the object's type).
+# new-row-label: the label of a row the subject creates under the object
+# (type_transition rule for db_tuple, else the object's type; the subject's
+# user and low level, role object_r).
 # constrained: "constrained" if a constraint took permissions away, else "-".
 import random
 import sys
@@ -40,6 +41,10 @@ def main():
         for s in expand(r.source):
             for t in expand(r.target):
                 allow.setdefault((s, t), set()).update(str(x) for x in r.perms)
+    if any(True for _ in setools.DefaultQuery(p).results()) or \
+       any(str(r.tclass) == "db_tuple" for r in setools.RBACRuleQuery(p, ruletype=["role_transition"]).results()) or \
+       any(str(r.tclass) == "db_tuple" for r in setools.MLSRuleQuery(p, ruletype=["range_transition"]).results()):
+        raise SystemExit("this oracle does not model default_*, role or range transitions")
     trans = {}
     for r in setools.TERuleQuery(p, ruletype=["type_transition"], tclass=["db_tuple"]).results():
         if not r.enabled():
@@ -128,9 +133,22 @@ def main():
     sens_name = {i: s for s, i in sens_order.items()}
 
     def level_text(lv):
+        """canonical: runs of three or more categories written cA.cB"""
         s = sens_name[lv[0]]
-        if lv[1]:
-            s += ":" + ",".join(sorted(lv[1], key=lambda c: int(c[1:])))
+        nums = sorted(int(c[1:]) for c in lv[1])
+        parts = []
+        i = 0
+        while i < len(nums):
+            j = i
+            while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+                j += 1
+            if j - i >= 2:
+                parts.append("c%d.c%d" % (nums[i], nums[j]))
+            else:
+                parts.extend("c%d" % n for n in nums[i:j + 1])
+            i = j + 1
+        if parts:
+            s += ":" + ",".join(parts)
         return s
 
     def random_subject():
@@ -180,9 +198,16 @@ def main():
     for _ in range(count):
         subj, obj = random_subject(), random_object()
         perms, constrained = decide(subj, obj)
+        # a new row: the creator's user, object_r, the transition's type or
+        # the parent's, the creator's low level (no default_* rules, no
+        # role or range transitions for db_tuple in these policies)
+        new = {"u": subj["u"], "r": "object_r",
+               "t": trans.get((subj["t"], obj["t"]), obj["t"])}
+        if mls:
+            new["l"] = new["h"] = subj["l"]
         print("\t".join([text(subj), text(obj),
                          ",".join(x for x in PERMS if x in perms) or "-",
-                         trans.get((subj["t"], obj["t"]), obj["t"]),
+                         text(new),
                          "constrained" if constrained else "-"]))
 
 
