@@ -43,7 +43,10 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "commands/extension.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "postmaster/autovacuum.h"
@@ -79,10 +82,15 @@ avc_client_auth(Port *port)
 	}
 }
 
-/* labelam.role_label's label for the role, or NULL */
+/*
+ * labelam.role_label's label for the role, or NULL.  Only the extension's
+ * own table counts: in a database without the extension, anyone allowed
+ * to create a schema "labelam" could otherwise choose their own label.
+ */
 static char *
 role_label_lookup(Oid roleid)
 {
+	Oid			extoid;
 	Oid			nsp;
 	Oid			relid;
 	Relation	rel;
@@ -92,11 +100,15 @@ role_label_lookup(Oid roleid)
 	Snapshot	snapshot;
 	char	   *result = NULL;
 
+	extoid = get_extension_oid("labelam", true);
+	if (!OidIsValid(extoid))
+		return NULL;
 	nsp = get_namespace_oid("labelam", true);
 	if (!OidIsValid(nsp))
 		return NULL;
 	relid = get_relname_relid("role_label", nsp);
-	if (!OidIsValid(relid))
+	if (!OidIsValid(relid) ||
+		getExtensionOfObject(RelationRelationId, relid) != extoid)
 		return NULL;
 
 	rel = table_open(relid, AccessShareLock);

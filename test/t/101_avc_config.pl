@@ -61,9 +61,27 @@ like($err, qr/HINT:  Add a row to labelam\.role_label or set labelam\.default_cl
 
 # a database without the extension still honours the default label
 $node->append_conf('postgresql.conf',
-	"labelam.default_client_label = 'unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023'");
+	"labelam.default_client_label = 'user_u:user_r:user_t:s0'");
 $node->reload;
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'default label lets sessions in');
+
+# ... and a look-alike labelam.role_label there is not the extension's
+$node->safe_psql('postgres', q{
+	CREATE DATABASE noext;
+	CREATE ROLE u_sneaky LOGIN;
+});
+$node->safe_psql('noext', q{
+	CREATE SCHEMA labelam;
+	CREATE TABLE labelam.role_label (role regrole, label text);
+	INSERT INTO labelam.role_label VALUES ('u_sneaky', 'unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023');
+	CREATE FUNCTION public.client_label() RETURNS text LANGUAGE sql
+		AS $$ SELECT current_setting('labelam.session_label') $$;
+});
+is($node->safe_psql('noext', 'SELECT public.client_label()', extra_params => [ '-U', 'u_sneaky' ]),
+	'user_u:user_r:user_t:s0', 'a labelam.role_label that is not the extension\'s is ignored');
+$node->append_conf('postgresql.conf',
+	"labelam.default_client_label = 'unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023'");
+$node->reload;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION labelam;
 	CREATE ROLE u_user LOGIN;
