@@ -7,7 +7,7 @@
 # anything is missing.
 set -euo pipefail
 
-PKGS=(postgresql-15 postgresql-contrib libselinux1-dev libsepol-dev liblz4-dev
+PKGS=(postgresql-15 postgresql-contrib libselinux1-dev libsepol-dev liblz4-dev libkrb5-dev
       selinux-policy-default selinux-policy-mls setools libipc-run-perl
       make gcc bzip2 xz-utils iproute2)
 [ "${1:-}" = --bench ] && PKGS+=(gnuplot-nox)

@@ -16,6 +16,8 @@
 #include "miscadmin.h"
 
 #include "labelam.h"
+#include "label_store/label_store.h"
+#include "avc/avc.h"
 
 PG_MODULE_MAGIC;
 
@@ -33,6 +35,8 @@ _PG_init(void)
 
 	labelam_preloaded = true;
 	labelam_am_init();
+	label_store_init();
+	avc_init();
 }
 
 /*

@@ -32,4 +32,26 @@ extern char *label_text(Oid secid);
 /* Registers GUCs and shared-memory requests; called from _PG_init. */
 extern void label_store_init(void);
 
+/*
+ * Canonical form of label text, palloc'd.  The text is first checked
+ * (non-empty, at most 4096 bytes, valid in the server encoding, no control
+ * characters), then handed to label_canonicalize_hook if a policy provider
+ * set one.  Bad text: ERROR 22023 quoting it.  label_intern calls this.
+ */
+extern char *label_canonicalize(const char *label);
+
+/*
+ * Where the active policy provider plugs in its canonicalize(): given text
+ * that passed the checks above, return its canonical form (palloc'd) or
+ * raise ERROR 22023.  NULL (the default) keeps the text as it is.
+ */
+typedef char *(*label_canonicalize_hook_type) (const char *label);
+extern PGDLLIMPORT label_canonicalize_hook_type label_canonicalize_hook;
+
+/*
+ * Secid of the session insert label (labelam.insert_label), interning it
+ * if new; InvalidOid if the setting is empty, i.e. the policy chooses.
+ */
+extern Oid	label_insert_secid(void);
+
 #endif							/* LABEL_STORE_H */

@@ -1,0 +1,69 @@
+
+/* labelam extension script: policy providers, decision cache, client labels */
+
+-- Security label of sessions of a role (when the connection has no SELinux
+-- peer context).  Read at connection time, so changes apply to new sessions.
+-- Always heap: it is read before the session has a label.
+CREATE TABLE labelam.role_label (
+	role regrole PRIMARY KEY,
+	label text NOT NULL
+) USING heap;
+REVOKE ALL ON labelam.role_label FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('labelam.role_label', '');
+
+CREATE FUNCTION labelam.check_access(subject text, object text, perms text[])
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'labelam_check_access'
+	LANGUAGE C STRICT STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION labelam.check_access(text, text, text[]) IS
+	'does subject hold every db_tuple permission in perms on rows labeled object?';
+
+CREATE FUNCTION labelam.compute_create(subject text, parent text)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'labelam_compute_create'
+	LANGUAGE C STRICT STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION labelam.compute_create(text, text) IS
+	'label of a row that subject creates in a table labeled parent';
+
+CREATE FUNCTION labelam.check_row_access(secid oid, perms text[])
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'labelam_check_row_access'
+	LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION labelam.check_row_access(oid, text[]) IS
+	'does this session hold every db_tuple permission in perms on rows labeled secid? (audited)';
+
+CREATE FUNCTION labelam.create_row_label(table_secid oid)
+	RETURNS oid
+	AS 'MODULE_PATHNAME', 'labelam_create_row_label'
+	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION labelam.create_row_label(oid) IS
+	'secid of the label this session gives a new row in a table labeled table_secid';
+
+CREATE FUNCTION labelam.policy_info(OUT provider text, OUT policy text,
+									OUT seqno bigint, OUT mls boolean)
+	AS 'MODULE_PATHNAME', 'labelam_policy_info'
+	LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+
+CREATE FUNCTION labelam.avc_stats(OUT hits bigint, OUT misses bigint,
+								  OUT resets bigint, OUT entries bigint)
+	AS 'MODULE_PATHNAME', 'labelam_avc_stats'
+	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+CREATE FUNCTION labelam.client_label()
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'labelam_client_label'
+	LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
+CREATE FUNCTION labelam.set_client_label(label text)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'labelam_set_client_label'
+	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+-- for bench/avc_cache.sh: seconds taken by n decisions of the session's
+-- label on the objects in turn, through the row filter's path
+CREATE FUNCTION labelam._avc_bench(objects text[], n bigint,
+								   misses boolean DEFAULT false)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME', 'labelam_avc_bench'
+	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION labelam._avc_bench(text[], bigint, boolean) FROM PUBLIC;

@@ -1,0 +1,204 @@
+/*-------------------------------------------------------------------------
+ *
+ * avc.c
+ *	  Start-up of the policy subsystem: settings, the choice of provider,
+ *	  and the names of the classes and permissions labelam asks about.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <selinux/selinux.h>
+
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
+
+#include "avc/avc_internal.h"
+#include "label_store/label_store.h"
+
+const AvcProvider *avc_provider = NULL;
+
+char	   *avc_policy_file = NULL;
+int			avc_audit_mode = AVC_AUDIT_DENIED;
+char	   *avc_default_client_label = NULL;
+char	   *avc_session_label = NULL;
+bool		avc_debug_opaque_labels = false;
+
+static int	avc_provider_choice;
+
+static const struct config_enum_entry provider_options[] = {
+	{"selinux", 0, false},
+	{"sepol", 1, false},
+	{NULL, 0, false}
+};
+
+static const AvcProvider *const providers[] = {
+	&avc_selinux_provider,
+	&avc_sepol_provider,
+};
+
+static const struct config_enum_entry audit_options[] = {
+	{"none", AVC_AUDIT_NONE, false},
+	{"denied", AVC_AUDIT_DENIED, false},
+	{"all", AVC_AUDIT_ALL, false},
+	{NULL, 0, false}
+};
+
+const char *const avc_class_names[AVC_NUM_CLASSES] = {
+	"db_tuple",
+	"process",
+};
+
+static const char *const db_tuple_perms[] = {
+	"select", "insert", "update", "delete", "relabelfrom", "relabelto", "use",
+	NULL
+};
+
+static const char *const process_perms[] = {
+	"setcurrent", "dyntransition",
+	NULL
+};
+
+const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
+	db_tuple_perms,
+	process_perms,
+};
+
+StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
+				 "db_tuple permission bits and names disagree");
+
+void
+avc_init(void)
+{
+	DefineCustomEnumVariable("labelam.provider",
+							 "Where access decisions come from: the SELinux kernel or a policy file.",
+							 "\"selinux\" asks the running kernel (the default when it runs SELinux); "
+							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol.",
+							 &avc_provider_choice,
+							 is_selinux_enabled() > 0 ? 0 : 1,
+							 provider_options,
+							 PGC_POSTMASTER, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomStringVariable("labelam.policy_file",
+							   "Binary SELinux policy evaluated by the sepol provider.",
+							   "Reloaded by each backend when the file changes.",
+							   &avc_policy_file,
+							   "/etc/selinux/default/policy/policy.33",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("labelam.audit",
+							 "Which access decisions are logged.",
+							 "\"denied\" logs what the policy asks for (denials except dontaudit, "
+							 "and auditallow grants); \"all\" logs every decision; \"none\" nothing. "
+							 "Decisions are aggregated into one line per statement, relation, "
+							 "permission, object label and outcome.",
+							 &avc_audit_mode,
+							 AVC_AUDIT_DENIED,
+							 audit_options,
+							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomStringVariable("labelam.default_client_label",
+							   "Security label of sessions that get none otherwise.",
+							   "Used when the connection has no SELinux peer context and "
+							   "labelam.role_label has no row for the login role.",
+							   &avc_default_client_label,
+							   "",
+							   PGC_SUSET, 0,
+							   NULL, NULL, NULL);
+
+	/*
+	 * The session's label, carried as a setting so that parallel workers
+	 * (which restore the leader's settings) decide with it.  Only labelam
+	 * sets it: see avc_session_label_check.
+	 */
+	DefineCustomStringVariable("labelam.session_label",
+							   "Security label of this session (set by labelam; see labelam.set_client_label()).",
+							   NULL,
+							   &avc_session_label,
+							   "",
+							   PGC_SUSET,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE |
+							   GUC_NO_RESET_ALL | GUC_DISALLOW_IN_FILE,
+							   avc_session_label_check,
+							   avc_session_label_assign,
+							   NULL);
+
+	/*
+	 * For testing the label dictionary apart from any policy.  It gives no
+	 * power a superuser lacks (INSERT INTO labelam.pg_security does the
+	 * same), and decisions on such labels still fail: only the dictionary
+	 * stops asking the provider.
+	 */
+	DefineCustomBoolVariable("labelam.debug_opaque_labels",
+							 "Lets the label dictionary store labels as given, without the policy's validation.",
+							 NULL,
+							 &avc_debug_opaque_labels,
+							 false,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("labelam");
+
+	avc_provider = providers[avc_provider_choice];
+	avc_provider->startup();
+	label_canonicalize_hook = avc_canonicalize_hook;
+
+	avc_hooks_init();
+}
+
+/* Bits of the permission names given; ERROR for an unknown name. */
+uint32
+avc_perms_from_names(AvcClass tclass, const char *const *names, int n)
+{
+	const char *const *known = avc_perm_names[tclass];
+	uint32		perms = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		int			b;
+
+		for (b = 0; known[b] != NULL; b++)
+			if (strcmp(names[i], known[b]) == 0)
+				break;
+		if (known[b] == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown permission \"%s\" of class %s",
+							names[i], avc_class_names[tclass]),
+					 errhint("Valid permissions are: %s.",
+							 avc_perms_text(tclass, (1U << b) - 1))));
+		perms |= 1U << b;
+	}
+	return perms;
+}
+
+/* "select, insert" */
+char *
+avc_perms_text(AvcClass tclass, uint32 perms)
+{
+	const char *const *known = avc_perm_names[tclass];
+	StringInfoData buf;
+	int			b;
+
+	initStringInfo(&buf);
+	for (b = 0; known[b] != NULL; b++)
+		if (perms & (1U << b))
+			appendStringInfo(&buf, "%s%s", buf.len ? ", " : "", known[b]);
+	return buf.data;
+}
+
+const char *
+avc_perm_name(uint32 perm)
+{
+	int			b;
+
+	for (b = 0; db_tuple_perms[b] != NULL; b++)
+		if (perm == (1U << b))
+			return db_tuple_perms[b];
+	return "?";
+}

@@ -1,0 +1,86 @@
+/*-------------------------------------------------------------------------
+ *
+ * avc.h
+ *	  Access decisions for the storage engine: the session's subject label,
+ *	  cached db_tuple decisions with per-statement audit, and the label a
+ *	  new row gets.
+ *
+ * Everything here is backend-local.  The policy itself comes from a
+ * provider (provider.h): the SELinux kernel, or a binary policy file
+ * evaluated with libsepol.  Object labels are dictionary secids
+ * (label_store.h); the subject is the session's label, which need not be
+ * in the dictionary.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELAM_AVC_H
+#define LABELAM_AVC_H
+
+#include "utils/relcache.h"
+
+/*
+ * Permissions of the SELinux class db_tuple, as labelam's own bits (each
+ * provider maps them to its policy's numbering).
+ */
+#define AVC_DB_TUPLE_SELECT			(1U << 0)
+#define AVC_DB_TUPLE_INSERT			(1U << 1)
+#define AVC_DB_TUPLE_UPDATE			(1U << 2)
+#define AVC_DB_TUPLE_DELETE			(1U << 3)
+#define AVC_DB_TUPLE_RELABELFROM	(1U << 4)
+#define AVC_DB_TUPLE_RELABELTO		(1U << 5)
+#define AVC_DB_TUPLE_USE			(1U << 6)
+#define AVC_DB_TUPLE_ALL			((1U << 7) - 1)
+
+/* Registers GUCs and hooks, loads the policy; called from _PG_init. */
+extern void avc_init(void);
+
+/*
+ * The session's subject label (canonical text), or NULL in a process that
+ * has none: processes without a user session (autovacuum, physical
+ * walsenders, the checkpointer ...), and background workers for which
+ * neither labelam.role_label nor labelam.default_client_label names one.
+ * Client backends never run without one (their connection is refused).
+ */
+extern const char *avc_client_label(void);
+
+/*
+ * Does the session's subject hold all of "perms" on rows labeled
+ * object_secid?  Denied when the process has no subject, when the secid
+ * names no label, or when the policy says so.  The decision is recorded
+ * for the statement's audit (one LOG line per relation, permission, object
+ * label and decision at end of statement); rel may be NULL when no
+ * relation is involved.  Cheap when the same object_secid repeats: the
+ * enforcement filter may call it for every tuple.
+ */
+extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
+
+/*
+ * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming
+ * the relation and the permission.  For the write path.
+ */
+extern void avc_require_tuple(Relation rel, Oid object_secid, uint32 perms);
+
+/*
+ * The label of a new row in a table labeled table_secid, created by the
+ * session's subject (the policy's type_transition for class db_tuple), as
+ * canonical text (palloc'd) and as a secid (interned: the caller's
+ * transaction inserts the dictionary row if the label is new).  ERROR if
+ * the process has no subject or the table's secid names no label.
+ */
+extern char *avc_create_label_text(Oid table_secid);
+extern Oid	avc_create_label(Oid table_secid);
+
+/* Canonical form of label text; ERROR 22023 with a hint if invalid. */
+extern char *avc_canonicalize(const char *label);
+
+/*
+ * Emit the aggregated audit lines of the statement now (the module does
+ * this itself at ExecutorEnd, after utility commands and at transaction
+ * end; callers with their own statement boundaries may call it too).
+ */
+extern void avc_audit_flush(void);
+
+/* Name of a single permission bit ("select"), for messages. */
+extern const char *avc_perm_name(uint32 perm);
+
+#endif							/* LABELAM_AVC_H */

@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ *
+ * avc_internal.h
+ *	  Declarations shared by the files of src/avc; not for other subsystems
+ *	  (they use avc.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELAM_AVC_INTERNAL_H
+#define LABELAM_AVC_INTERNAL_H
+
+#include "avc/avc.h"
+#include "avc/provider.h"
+#include "utils/guc.h"
+
+/*
+ * Objects are named either by a dictionary secid (rows) or by a
+ * backend-local label id (labels given as text: the session's subject,
+ * the arguments of the SQL functions), which needs no dictionary row, so
+ * works for labels never stored and on a hot standby.  Local ids are never
+ * reused within a process.
+ */
+typedef enum AvcObjKind
+{
+	AVC_OBJ_SECID,
+	AVC_OBJ_LOCAL
+} AvcObjKind;
+
+/* labelam.audit */
+typedef enum AvcAuditMode
+{
+	AVC_AUDIT_NONE,
+	AVC_AUDIT_DENIED,			/* as the policy says: denials but dontaudit,
+								 * and auditallow'ed grants */
+	AVC_AUDIT_ALL				/* every decision */
+} AvcAuditMode;
+
+/* avc.c: settings */
+extern int	avc_audit_mode;
+extern char *avc_default_client_label;
+extern char *avc_session_label;
+extern bool avc_debug_opaque_labels;
+
+/* cache.c */
+extern bool avc_revalidate_pending;
+extern uint32 avc_local_id(const char *canonical_label);
+extern char *avc_object_text(AvcObjKind kind, uint32 object);
+extern const char *avc_local_text(uint32 lid);
+extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
+					   uint32 object, AvcDecision *avd);
+extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
+extern uint32 avc_subject_local_id(void);
+extern void avc_set_subject(const char *label);
+extern void avc_cache_reset(void);
+extern char *avc_canonicalize_hook(const char *label);
+extern void avc_revalidate(void);
+extern void avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets,
+							uint64 *entries);
+extern double avc_bench(const char *const *objects, int nobjects, int64 n,
+						bool misses);
+
+/* audit.c */
+extern void avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,
+							 uint32 object, const AvcDecision *avd,
+							 uint32 perms);
+extern void avc_audit_discard(void);
+
+/* client.c */
+extern void avc_client_init(void);
+extern void avc_client_auth(Port *port);
+extern void avc_client_resolve(void);
+extern void avc_set_client_label(const char *label);
+extern bool avc_session_label_check(char **newval, void **extra,
+									GucSource source);
+extern void avc_session_label_assign(const char *newval, void *extra);
+
+/* hooks.c */
+extern void avc_hooks_init(void);
+
+/* permission names <-> bits */
+extern uint32 avc_perms_from_names(AvcClass tclass, const char *const *names,
+								   int n);
+extern char *avc_perms_text(AvcClass tclass, uint32 perms);
+
+#endif							/* LABELAM_AVC_INTERNAL_H */

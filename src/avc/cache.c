@@ -1,0 +1,646 @@
+/*-------------------------------------------------------------------------
+ *
+ * cache.c
+ *	  The backend-local decision cache (an "access vector cache").
+ *
+ * Decisions are cached by (subject, object, class).  The subject is a
+ * backend-local label id: the session's label need not be in the label
+ * dictionary (a client's label is only interned when it writes a row, and
+ * interning at connection time would fail on a hot standby).  Objects are
+ * dictionary secids (rows) or local ids (labels given as text).  The cache
+ * holds the whole decision (allowed, auditallow, auditdeny) for every
+ * permission of the class, so one miss answers all later questions about
+ * the pair.
+ *
+ * The cache is reset when the policy's sequence number changes (checked at
+ * the first decision of each statement), when the session's label
+ * changes, and when it is full (it is bounded; a reset is cheaper than
+ * bookkeeping for eviction and a working set that overflows is rare).
+ *
+ * In front of it sits a one-entry fast path for the session's subject and
+ * db_tuple: a scan mostly sees runs of rows with the same label, so the
+ * filter's per-row cost is a compare and a few bit operations.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "storage/proc.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "avc/avc_internal.h"
+#include "label_store/label_store.h"
+
+/* more entries than this and the cache starts over */
+#define AVC_CACHE_MAX	8192
+/*
+ * more local labels than this and they start over (with the cache), at the
+ * next statement
+ */
+#define AVC_LABELS_MAX	4096
+
+typedef struct AvcKey
+{
+	uint32		subject;		/* local id */
+	uint32		object;			/* secid or local id, per kind */
+	uint16		tclass;
+	uint16		kind;			/* AvcObjKind, or AVC_KIND_CREATE + kind */
+} AvcKey;
+
+/* kinds of entry holding the label of a new object rather than a decision */
+#define AVC_KIND_CREATE		16
+
+typedef struct AvcEntry
+{
+	AvcKey		key;
+	char		status;			/* for simplehash */
+	AvcDecision avd;
+	char	   *created;		/* AVC_KIND_CREATE entries */
+} AvcEntry;
+
+static inline uint32
+avc_key_hash(AvcKey key)
+{
+	return hash_combine(murmurhash32(key.subject),
+						murmurhash32(key.object ^ ((uint32) key.tclass << 24) ^
+									 ((uint32) key.kind << 16)));
+}
+
+#define SH_PREFIX		avch
+#define SH_ELEMENT_TYPE AvcEntry
+#define SH_KEY_TYPE		AvcKey
+#define SH_KEY			key
+#define SH_HASH_KEY(tb, k)	avc_key_hash(k)
+#define SH_EQUAL(tb, a, b)	((a).subject == (b).subject && (a).object == (b).object && \
+							 (a).tclass == (b).tclass && (a).kind == (b).kind)
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/* local labels: canonical text -> local id */
+typedef struct AvcLabel
+{
+	const char *text;
+	uint32		lid;
+	char		status;
+} AvcLabel;
+
+#define SH_PREFIX		avcl
+#define SH_ELEMENT_TYPE AvcLabel
+#define SH_KEY_TYPE		const char *
+#define SH_KEY			text
+#define SH_HASH_KEY(tb, k)	hash_bytes((const unsigned char *) (k), strlen(k))
+#define SH_EQUAL(tb, a, b)	(strcmp(a, b) == 0)
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+static MemoryContext avc_cxt = NULL;	/* everything below */
+static MemoryContext avc_dec_cxt = NULL;	/* decisions, new-object labels */
+static avch_hash *avc_cache = NULL;
+static avcl_hash *avc_labels = NULL;
+
+/* local id -> text, for ids of the current generation of avc_labels */
+static const char **avc_label_texts = NULL;
+static uint32 avc_label_first = 1;	/* first id of the current generation */
+static uint32 avc_label_count = 0;
+static uint32 avc_label_alloc = 0;
+static uint32 avc_label_next = 1;	/* never reused: 0 is "none" */
+
+/* the session's subject */
+static char *avc_subject = NULL;	/* canonical text, TopMemoryContext */
+static uint32 avc_subject_lid = 0;	/* 0: not looked up yet */
+
+/* the fast path: the last db_tuple decision for the session's subject */
+typedef struct AvcFast
+{
+	uint64		object;			/* kind << 32 | object; 0: empty */
+	AvcDecision avd;
+} AvcFast;
+
+static AvcFast avc_fast;
+
+/* the last new-row label, valid in one transaction only (it is interned) */
+static struct
+{
+	Oid			table;
+	Oid			created;
+	LocalTransactionId lxid;
+}			avc_fast_create;
+
+static uint64 avc_seqno = 0;
+bool		avc_revalidate_pending = true;
+
+static uint64 stat_hits = 0;
+static uint64 stat_misses = 0;
+static uint64 stat_resets = 0;
+
+static const AvcDecision avc_deny_all = {0, 0, ~0U, false};
+
+static void
+avc_cache_create(void)
+{
+	if (avc_cxt == NULL)
+		avc_cxt = AllocSetContextCreate(TopMemoryContext, "labelam avc",
+										ALLOCSET_DEFAULT_SIZES);
+	avc_dec_cxt = AllocSetContextCreate(avc_cxt, "labelam avc decisions",
+										ALLOCSET_DEFAULT_SIZES);
+	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
+	avc_labels = avcl_create(avc_cxt, 64, NULL);
+	avc_label_alloc = 64;
+	avc_label_texts = MemoryContextAllocZero(avc_cxt,
+											 avc_label_alloc * sizeof(char *));
+	avc_label_first = avc_label_next;
+	avc_label_count = 0;
+	avc_subject_lid = 0;
+}
+
+/* Forget every decision (and every local label). */
+void
+avc_cache_reset(void)
+{
+	avc_fast.object = 0;
+	avc_fast_create.table = InvalidOid;
+	if (avc_cache != NULL)
+		stat_resets++;
+	if (avc_cxt != NULL)
+		MemoryContextReset(avc_cxt);	/* deletes avc_dec_cxt too */
+	avc_dec_cxt = NULL;
+	avc_cache = NULL;
+	avc_labels = NULL;
+	avc_label_texts = NULL;
+	avc_subject_lid = 0;
+}
+
+static inline void
+avc_ensure_cache(void)
+{
+	if (unlikely(avc_cache == NULL))
+		avc_cache_create();
+}
+
+/*
+ * Local id of a canonical label, assigning one if new.
+ *
+ * Ids stay valid until the end of the statement: the cache (labels
+ * included) is only ever emptied by avc_revalidate, at the first use of the
+ * cache in a statement, which is here or before any id is handed out.
+ */
+uint32
+avc_local_id(const char *label)
+{
+	AvcLabel   *l;
+	bool		found;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	avc_ensure_cache();
+	l = avcl_insert(avc_labels, label, &found);
+	if (!found)
+	{
+		l->text = MemoryContextStrdup(avc_cxt, label);
+		l->lid = avc_label_next++;
+		if (avc_label_count >= avc_label_alloc)
+		{
+			avc_label_texts = repalloc(avc_label_texts,
+									   avc_label_alloc * 2 * sizeof(char *));
+			avc_label_alloc *= 2;
+		}
+		avc_label_texts[avc_label_count++] = l->text;
+	}
+	return l->lid;
+}
+
+const char *
+avc_local_text(uint32 lid)
+{
+	if (avc_label_texts == NULL || lid < avc_label_first ||
+		lid - avc_label_first >= avc_label_count)
+		elog(ERROR, "labelam: stale local label id %u", lid);
+	return avc_label_texts[lid - avc_label_first];
+}
+
+/* Text of an object (palloc'd or cache-owned), or NULL if unknown. */
+char *
+avc_object_text(AvcObjKind kind, uint32 object)
+{
+	if (kind == AVC_OBJ_SECID)
+		return label_text((Oid) object);
+	return (char *) avc_local_text(object);
+}
+
+/*
+ * The label to decide with for an object: its own, unless it is a stored
+ * label that the policy in force does not know (a type removed since the
+ * row was written, say), in which case the policy's "unlabeled" context,
+ * as SELinux does for files; policies grant little on it, typically only
+ * relabeling by administrators.  Labels given as text were validated when
+ * they were given.
+ */
+static char *
+avc_decision_text(AvcObjKind kind, uint32 object)
+{
+	char	   *text = avc_object_text(kind, object);
+
+	if (kind == AVC_OBJ_SECID && text != NULL && !avc_provider->valid(text))
+	{
+		pfree(text);
+		text = avc_provider->unlabeled();
+	}
+	return text;
+}
+
+/* The session's label changed (or was set at connection): start over. */
+void
+avc_set_subject(const char *label)
+{
+	char	   *copy = NULL;
+
+	if (label != NULL && label[0] != '\0')
+		copy = MemoryContextStrdup(TopMemoryContext, label);
+	if (avc_subject)
+		pfree(avc_subject);
+	avc_subject = copy;
+	avc_cache_reset();
+}
+
+const char *
+avc_client_label(void)
+{
+	return avc_subject;
+}
+
+/* Local id of the session's subject, or 0 if the process has none. */
+uint32
+avc_subject_local_id(void)
+{
+	if (avc_subject == NULL)
+		return 0;
+	if (avc_subject_lid == 0 || avc_cache == NULL)
+	{
+		uint32		lid = avc_local_id(avc_subject);
+
+		avc_subject_lid = lid;
+	}
+	return avc_subject_lid;
+}
+
+/*
+ * First use of the cache in a statement: pick up a new policy, and start
+ * over if the local labels grew too many.  The provider may ERROR (a
+ * policy file that cannot be loaded); then we stay pending and every
+ * decision errors too, until the file is fixed.
+ */
+void
+avc_revalidate(void)
+{
+	uint64		seqno = avc_provider->policy_seqno();
+
+	if (seqno != avc_seqno)
+	{
+		if (avc_seqno != 0)
+			avc_cache_reset();
+		avc_seqno = seqno;
+	}
+	else if (avc_label_count >= AVC_LABELS_MAX)
+		avc_cache_reset();
+	avc_revalidate_pending = false;
+}
+
+/*
+ * Forget the decisions but keep the local labels, so that ids held by
+ * callers stay valid.
+ */
+static void
+avc_forget_decisions(void)
+{
+	MemoryContextReset(avc_dec_cxt);
+	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
+	avc_fast.object = 0;
+	avc_fast_create.table = InvalidOid;
+	stat_resets++;
+}
+
+static AvcEntry *
+avc_lookup(AvcKey key, bool *found)
+{
+	avc_ensure_cache();
+	if (avc_cache->members >= AVC_CACHE_MAX)
+		avc_forget_decisions();
+	return avch_insert(avc_cache, key, found);
+}
+
+/*
+ * The decision for (subject, object, class), from the cache or the
+ * provider.  Denies everything for subject 0 (no subject) and for secids
+ * that name no label (maybe not committed yet); returns false for those,
+ * which are not to be remembered.
+ */
+bool
+avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
+		   uint32 object, AvcDecision *avd)
+{
+	AvcKey		key;
+	AvcEntry   *e;
+	bool		found;
+	char	   *otext;
+	const char *stext;
+	AvcDecision d;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	if (subject_lid == 0)
+	{
+		*avd = avc_deny_all;
+		return false;
+	}
+
+	avc_ensure_cache();
+	key.subject = subject_lid;
+	key.object = object;
+	key.tclass = tclass;
+	key.kind = kind;
+	e = avch_lookup(avc_cache, key);
+	if (e != NULL)
+	{
+		stat_hits++;
+		*avd = e->avd;
+		return true;
+	}
+
+	stat_misses++;
+	stext = avc_local_text(subject_lid);
+	otext = avc_decision_text(kind, object);
+	if (otext == NULL)
+	{
+		*avd = avc_deny_all;
+		return false;
+	}
+	avc_provider->compute_av(stext, otext, tclass, &d);
+	if (kind == AVC_OBJ_SECID)
+		pfree(otext);
+
+	/* the provider may have looked labels up: insert only now */
+	e = avc_lookup(key, &found);
+	e->avd = d;
+	e->created = NULL;
+	*avd = d;
+	return true;
+}
+
+/* db_tuple decision for the session's subject, through the fast path */
+static pg_attribute_always_inline bool
+avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms)
+{
+	uint64		fkey = ((uint64) kind << 32) | object;
+	const AvcDecision *avd;
+	bool		allowed;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	if (likely(fkey == avc_fast.object && fkey != 0))
+	{
+		stat_hits++;
+		avd = &avc_fast.avd;
+	}
+	else
+	{
+		AvcDecision d;
+
+		if (avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), kind,
+					   object, &d))
+		{
+			avc_fast.object = fkey;
+			avc_fast.avd = d;
+			avd = &avc_fast.avd;
+		}
+		else
+		{
+			/* not cacheable: decide (and audit) from a local copy */
+			bool		ok = (d.allowed & perms) == perms;
+
+			if (avc_audit_mode != AVC_AUDIT_NONE)
+				avc_audit_record(rel, AVC_CLASS_DB_TUPLE, kind, object, &d, perms);
+			return ok || d.permissive;
+		}
+	}
+
+	allowed = (avd->allowed & perms) == perms;
+	if (unlikely(avc_audit_mode != AVC_AUDIT_NONE) &&
+		(avc_audit_mode == AVC_AUDIT_ALL ||
+		 (allowed ? (avd->auditallow & perms) != 0 :
+		  (avd->auditdeny & perms & ~avd->allowed) != 0)))
+		avc_audit_record(rel, AVC_CLASS_DB_TUPLE, kind, object, avd, perms);
+	return allowed || avd->permissive;
+}
+
+bool
+avc_check_tuple(Relation rel, Oid object_secid, uint32 perms)
+{
+	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms);
+}
+
+void
+avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
+{
+	if (!avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms))
+	{
+		AvcDecision d;
+		char	   *otext;
+
+		avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), AVC_OBJ_SECID,
+				   object_secid, &d);
+		otext = label_text(object_secid);
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to %s rows of relation \"%s\"",
+						avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
+						rel ? RelationGetRelationName(rel) : "?"),
+				 errdetail("The security policy does not allow { %s } to \"%s\" on rows labeled \"%s\".",
+						   avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
+						   avc_subject ? avc_subject : "(no label)",
+						   otext ? otext : "(unknown label)")));
+	}
+}
+
+/* Label of a new object of class db_tuple under a parent (cached). */
+static const char *
+avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
+{
+	AvcKey		key;
+	AvcEntry   *e;
+	bool		found;
+	char	   *ptext;
+	char	   *created;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	avc_ensure_cache();
+	key.subject = subject_lid;
+	key.object = parent;
+	key.tclass = AVC_CLASS_DB_TUPLE;
+	key.kind = AVC_KIND_CREATE + kind;
+	e = avch_lookup(avc_cache, key);
+	if (e != NULL)
+	{
+		stat_hits++;
+		return e->created;
+	}
+	stat_misses++;
+	ptext = avc_decision_text(kind, parent);
+	if (ptext == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("security label with secid %u does not exist", parent)));
+	created = avc_provider->compute_create(avc_local_text(subject_lid), ptext,
+										   AVC_CLASS_DB_TUPLE);
+	e = avc_lookup(key, &found);
+	e->created = MemoryContextStrdup(avc_dec_cxt, created);
+	memset(&e->avd, 0, sizeof(e->avd));
+	pfree(created);
+	return e->created;
+}
+
+const char *
+avc_create_local(uint32 subject_lid, uint32 parent_lid)
+{
+	return avc_create_cached(subject_lid, AVC_OBJ_LOCAL, parent_lid);
+}
+
+static uint32
+avc_require_subject(void)
+{
+	uint32		subject = avc_subject_local_id();
+
+	if (subject == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("this process has no security label"),
+				 errhint("Processes without a user session get a label from labelam.default_client_label.")));
+	return subject;
+}
+
+char *
+avc_create_label_text(Oid table_secid)
+{
+	uint32		subject = avc_require_subject();
+
+	return pstrdup(avc_create_cached(subject, AVC_OBJ_SECID, table_secid));
+}
+
+Oid
+avc_create_label(Oid table_secid)
+{
+	LocalTransactionId lxid = MyProc->lxid;
+	uint32		subject = avc_require_subject();
+	Oid			result;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	if (avc_fast_create.table == table_secid && OidIsValid(table_secid) &&
+		avc_fast_create.lxid == lxid)
+	{
+		stat_hits++;
+		return avc_fast_create.created;
+	}
+	result = label_intern(pstrdup(avc_create_cached(subject, AVC_OBJ_SECID,
+													table_secid)));
+	avc_fast_create.table = table_secid;
+	avc_fast_create.created = result;
+	avc_fast_create.lxid = lxid;
+	return result;
+}
+
+/*
+ * Set while the avc itself canonicalizes: labelam.debug_opaque_labels is
+ * not for labels the avc decides with.
+ */
+static bool avc_canonicalizing = false;
+
+/*
+ * The provider's canonical form, for label_store's label_canonicalize()
+ * (which checks what every label must be first).  The provider must have
+ * the statement's policy; the cache is left alone (callers may hold local
+ * ids or cached texts), the next decision will see the new policy.
+ */
+char *
+avc_canonicalize_hook(const char *label)
+{
+	if (avc_debug_opaque_labels && !avc_canonicalizing)
+		return pstrdup(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	return avc_provider->canonicalize(label);
+}
+
+char *
+avc_canonicalize(const char *label)
+{
+	char	   *result;
+
+	avc_canonicalizing = true;
+	PG_TRY();
+	{
+		result = label_canonicalize(label);
+	}
+	PG_FINALLY();
+	{
+		avc_canonicalizing = false;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+void
+avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets, uint64 *entries)
+{
+	*hits = stat_hits;
+	*misses = stat_misses;
+	*resets = stat_resets;
+	*entries = avc_cache ? avc_cache->members : 0;
+}
+
+/*
+ * For bench/: n decisions of the session's subject, cycling over the
+ * given object labels, through the same path as the row filter (one label:
+ * the fast path; several: the cache; misses: every decision is a miss, the
+ * cache being emptied before each).  Returns seconds.
+ */
+double
+avc_bench(const char *const *objects, int nobjects, int64 n, bool misses)
+{
+	uint32	   *lids;
+	instr_time	start,
+				end;
+	int64		i;
+	int64		allowed = 0;
+	int			j;
+
+	lids = palloc(sizeof(uint32) * nobjects);
+	for (j = 0; j < nobjects; j++)
+		lids[j] = avc_local_id(avc_canonicalize(objects[j]));
+	(void) avc_require_subject();
+
+	INSTR_TIME_SET_CURRENT(start);
+	for (i = 0, j = 0; i < n; i++)
+	{
+		if (misses)
+			avc_forget_decisions();
+		allowed += avc_check_fast(NULL, AVC_OBJ_LOCAL, lids[j],
+								  AVC_DB_TUPLE_SELECT);
+		if (++j == nobjects)
+			j = 0;
+	}
+	INSTR_TIME_SET_CURRENT(end);
+	INSTR_TIME_SUBTRACT(end, start);
+	pfree(lids);
+	if (allowed > n)
+		elog(ERROR, "unreachable");
+	return INSTR_TIME_GET_DOUBLE(end);
+}

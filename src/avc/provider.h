@@ -1,0 +1,102 @@
+/*-------------------------------------------------------------------------
+ *
+ * provider.h
+ *	  The policy provider interface: where access decisions come from.
+ *
+ * A provider answers in labelam's permission bits (avc.h) for the few
+ * object classes labelam asks about, given labels as canonical text.  It
+ * keeps no PostgreSQL state: caching, audit and client labels are the
+ * avc's business.  Mechanism (libselinux, libsepol) stays in the
+ * provider's file; everything above is the same for every provider.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELAM_AVC_PROVIDER_H
+#define LABELAM_AVC_PROVIDER_H
+
+#include "libpq/libpq-be.h"
+
+/* The object classes labelam asks about. */
+typedef enum AvcClass
+{
+	AVC_CLASS_DB_TUPLE,			/* rows */
+	AVC_CLASS_PROCESS,			/* the session (set_client_label) */
+	AVC_NUM_CLASSES
+} AvcClass;
+
+/* process permissions that labelam asks about */
+#define AVC_PROCESS_SETCURRENT		(1U << 0)
+#define AVC_PROCESS_DYNTRANSITION	(1U << 1)
+
+#define AVC_MAX_PERMS	8
+
+/* Permission names of each class, indexed by bit number; NULL-terminated. */
+extern const char *const avc_class_names[AVC_NUM_CLASSES];
+extern const char *const *const avc_perm_names[AVC_NUM_CLASSES];
+
+/* A decision, in labelam's bits of the class asked about. */
+typedef struct AvcDecision
+{
+	uint32		allowed;
+	uint32		auditallow;		/* allowed and to be audited */
+	uint32		auditdeny;		/* denied and to be audited (not dontaudit) */
+	bool		permissive;		/* denials are logged but not enforced */
+} AvcDecision;
+
+typedef struct AvcProvider
+{
+	const char *name;
+
+	/*
+	 * Called once, in the postmaster while shared_preload_libraries are
+	 * loaded: connect to the policy (FATAL if that is impossible), so that
+	 * every backend starts with it.
+	 */
+	void		(*startup) (void);
+
+	/*
+	 * Sequence number of the policy in force.  Cheap (a status page or a
+	 * stat() of the policy file): called once a statement, not per row; it
+	 * (re)loads the policy when it changed, so it may ERROR.
+	 */
+	uint64		(*policy_seqno) (void);
+
+	/* Label of the peer of a client connection, or NULL (palloc'd). */
+	char	   *(*peer_label) (Port *port);
+
+	/* Canonical form of a label (palloc'd); ERROR 22023 if invalid. */
+	char	   *(*canonicalize) (const char *label);
+
+	/* Is a (canonical) label valid in the policy in force?  No ERROR. */
+	bool		(*valid) (const char *label);
+
+	/*
+	 * Label to decide with for objects whose stored label the policy in
+	 * force does not know: the initial SID "unlabeled", as SELinux does
+	 * (palloc'd).
+	 */
+	char	   *(*unlabeled) (void);
+
+	/* Decision on canonical labels; ERROR 22023 if one is invalid. */
+	void		(*compute_av) (const char *scon, const char *tcon,
+							   AvcClass tclass, AvcDecision *avd);
+
+	/* Label of a new object of tclass under parent tcon (palloc'd). */
+	char	   *(*compute_create) (const char *scon, const char *tcon,
+								   AvcClass tclass);
+
+	/* Description for labelam.policy_info(). */
+	bool		(*mls_enabled) (void);
+	const char *(*policy_source) (void);
+} AvcProvider;
+
+extern const AvcProvider avc_selinux_provider;
+extern const AvcProvider avc_sepol_provider;
+
+/* The provider in force (chosen by labelam.provider at start-up). */
+extern const AvcProvider *avc_provider;
+
+/* settings read by the providers */
+extern char *avc_policy_file;
+
+#endif							/* LABELAM_AVC_PROVIDER_H */

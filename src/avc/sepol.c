@@ -1,0 +1,475 @@
+/*-------------------------------------------------------------------------
+ *
+ * sepol.c
+ *	  Policy provider "sepol": a binary SELinux policy file evaluated in
+ *	  user space with libsepol.
+ *
+ * This makes SELinux policy enforceable where the kernel does not run
+ * SELinux.  The postmaster loads labelam.policy_file once, so backends
+ * start with it (copy-on-write); each backend compares the file's identity
+ * (device, inode, size, mtime) with what it loaded at the first decision of
+ * a statement and reloads it when it changed.  A file that cannot be loaded
+ * is an ERROR at every such statement (fail closed) until it is fixed.
+ *
+ * libsepol's service functions work on one global policydb and SID table.
+ * A reload reads the new policy into fresh structures and switches only
+ * once it loaded completely, so a bad file never leaves a half-loaded
+ * policy behind.  libsepol allocates with malloc; that memory is the
+ * policy's, for the life of the process.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+
+#include <sepol/debug.h>
+#include <sepol/handle.h>
+#include <sepol/policydb/policydb.h>
+#include <sepol/policydb/services.h>
+#include <sepol/policydb/sidtab.h>
+
+#include "miscadmin.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+
+#include "avc/provider.h"
+
+/*
+ * libsepol's handle for its service functions; declared in a private
+ * header of libsepol, but a global data symbol of libsepol.a.  We only
+ * take its address, to route the library's messages into our errdetail.
+ */
+extern struct sepol_handle sepol_compat_handle;
+
+typedef struct SepolPolicy
+{
+	policydb_t *pdb;
+	sidtab_t   *sidtab;
+	char	   *path;			/* malloc'd */
+	dev_t		dev;
+	ino_t		ino;
+	off_t		size;
+	struct timespec mtime;
+	uint64		seqno;
+	/* class values and permission bits, per labelam class and bit */
+	sepol_security_class_t tclass[AVC_NUM_CLASSES];
+	sepol_access_vector_t perm[AVC_NUM_CLASSES][AVC_MAX_PERMS];
+} SepolPolicy;
+
+/*
+ * libsepol's messages use printf flags that PostgreSQL's own vsnprintf does
+ * not implement ("%#08x"): format them with the C library's.
+ */
+#undef vsnprintf
+
+static SepolPolicy cur;
+static uint64 sp_loads = 0;
+
+/*
+ * Context text -> SID, for the policy in force.  libsepol parses a context
+ * anew on every sepol_context_to_sid (about as costly as the decision
+ * itself), and the decision cache's misses ask about the same few labels
+ * over and over.  Bounded; emptied on reload, as SIDs belong to a sidtab.
+ */
+#define SP_SIDCACHE_KEYLEN	256
+#define SP_SIDCACHE_MAX		4096
+
+typedef struct SpSidEntry
+{
+	char		context[SP_SIDCACHE_KEYLEN];
+	sepol_security_id_t sid;
+} SpSidEntry;
+
+static HTAB *sp_sidcache = NULL;
+
+static void
+sp_sidcache_reset(void)
+{
+	if (sp_sidcache != NULL)
+		hash_destroy(sp_sidcache);
+	sp_sidcache = NULL;
+}
+
+/* last message libsepol gave, for errdetail */
+static char sp_msg[512];
+
+static void sp_msg_callback(void *arg, sepol_handle_t *handle,
+							const char *fmt,...) pg_attribute_printf(3, 4);
+
+static void
+sp_msg_callback(void *arg, sepol_handle_t *handle, const char *fmt,...)
+{
+	va_list		ap;
+
+	/* keep the first: later ones only say that the caller failed too */
+	if (sp_msg[0] != '\0')
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sp_msg, sizeof(sp_msg), fmt, ap);
+	va_end(ap);
+}
+
+static void
+sp_route_messages(void)
+{
+	static bool done = false;
+
+	if (!done)
+	{
+		sepol_msg_set_callback(&sepol_compat_handle, sp_msg_callback, NULL);
+		done = true;
+	}
+}
+
+/*
+ * Read the policy at path into fresh structures.  On failure, report at
+ * elevel (ERROR or FATAL) and leave the policy in force untouched.
+ */
+static void
+sp_load(const char *path, int elevel)
+{
+	FILE	   *fp;
+	struct stat st;
+	policydb_t *pdb;
+	sidtab_t   *sidtab;
+	policy_file_t pf;
+	SepolPolicy next;
+	int			c;
+
+	sp_route_messages();
+	if (path == NULL || path[0] == '\0')
+		ereport(elevel,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("labelam.policy_file is not set"),
+				 errhint("Set labelam.policy_file to a binary SELinux policy, e.g. /etc/selinux/default/policy/policy.33 (package selinux-policy-default).")));
+
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not open SELinux policy file \"%s\": %m", path),
+				 errhint("Set labelam.policy_file to a binary SELinux policy, e.g. /etc/selinux/default/policy/policy.33 (package selinux-policy-default).")));
+	if (fstat(fileno(fp), &st) != 0)
+	{
+		int			save_errno = errno;
+
+		fclose(fp);
+		errno = save_errno;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not stat SELinux policy file \"%s\": %m", path)));
+	}
+
+	pdb = malloc(sizeof(policydb_t));
+	sidtab = malloc(sizeof(sidtab_t));
+	if (pdb == NULL || sidtab == NULL || policydb_init(pdb) != 0)
+	{
+		fclose(fp);
+		free(pdb);
+		free(sidtab);
+		ereport(elevel,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory loading SELinux policy file \"%s\"", path)));
+	}
+
+	policy_file_init(&pf);
+	pf.type = PF_USE_STDIO;
+	pf.fp = fp;
+	pf.handle = &sepol_compat_handle;
+	sp_msg[0] = '\0';
+	if (policydb_read(pdb, &pf, 0) != 0)
+	{
+		fclose(fp);
+		policydb_destroy(pdb);
+		free(pdb);
+		free(sidtab);
+		ereport(elevel,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("could not load SELinux policy file \"%s\"", path),
+				 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0,
+				 errhint("labelam.policy_file must name a binary (kernel) SELinux policy such as /etc/selinux/default/policy/policy.33.")));
+	}
+	fclose(fp);
+
+	if (sepol_sidtab_init(sidtab) != 0 || policydb_load_isids(pdb, sidtab) != 0)
+	{
+		policydb_destroy(pdb);
+		free(pdb);
+		free(sidtab);
+		ereport(elevel,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("could not load SELinux policy file \"%s\"", path),
+				 errdetail("The policy's initial security identifiers are invalid.")));
+	}
+
+	/* Loaded: switch libsepol over, then map our classes and permissions. */
+	memset(&next, 0, sizeof(next));
+	next.pdb = pdb;
+	next.sidtab = sidtab;
+	next.path = strdup(path);
+	next.dev = st.st_dev;
+	next.ino = st.st_ino;
+	next.size = st.st_size;
+	next.mtime = st.st_mtim;
+	next.seqno = ++sp_loads;
+
+	sepol_set_policydb(pdb);
+	sepol_set_sidtab(sidtab);
+
+	for (c = 0; c < AVC_NUM_CLASSES; c++)
+	{
+		const char *const *names = avc_perm_names[c];
+		int			b;
+
+		/* A class or permission the policy lacks stays 0: never allowed. */
+		if (sepol_string_to_security_class(avc_class_names[c], &next.tclass[c]) != 0)
+		{
+			next.tclass[c] = 0;
+			ereport(WARNING,
+					(errmsg("SELinux policy \"%s\" has no class \"%s\"; labelam denies every permission of it",
+							path, avc_class_names[c])));
+			continue;
+		}
+		for (b = 0; names[b] != NULL; b++)
+		{
+			if (sepol_string_to_av_perm(next.tclass[c], names[b], &next.perm[c][b]) != 0)
+				next.perm[c][b] = 0;
+		}
+	}
+
+	sp_sidcache_reset();
+	if (cur.pdb)
+	{
+		sepol_sidtab_destroy(cur.sidtab);
+		free(cur.sidtab);
+		policydb_destroy(cur.pdb);
+		free(cur.pdb);
+		free(cur.path);
+	}
+	cur = next;
+}
+
+static void
+sp_startup(void)
+{
+	sp_load(avc_policy_file, FATAL);
+}
+
+/* Reload when labelam.policy_file names another file or the file changed. */
+static uint64
+sp_policy_seqno(void)
+{
+	struct stat st;
+	const char *path = avc_policy_file ? avc_policy_file : "";
+
+	if (cur.pdb == NULL || strcmp(path, cur.path) != 0 ||
+		stat(path, &st) != 0 ||
+		st.st_dev != cur.dev || st.st_ino != cur.ino ||
+		st.st_size != cur.size ||
+		st.st_mtim.tv_sec != cur.mtime.tv_sec ||
+		st.st_mtim.tv_nsec != cur.mtime.tv_nsec)
+		sp_load(path, ERROR);
+	return cur.seqno;
+}
+
+static char *
+sp_peer_label(Port *port)
+{
+	/* The kernel's labels are not ours to interpret here. */
+	return NULL;
+}
+
+/* SID of a context, or false with the reason in sp_msg. */
+static bool
+sp_sid(const char *con, sepol_security_id_t *sid)
+{
+	size_t		len = strlen(con);
+	SpSidEntry *e;
+	bool		found;
+
+	sp_msg[0] = '\0';
+	if (cur.pdb == NULL)
+		elog(ERROR, "labelam: no SELinux policy loaded");
+	if (len >= SP_SIDCACHE_KEYLEN)
+		return sepol_context_to_sid(con, len, sid) == 0;
+
+	if (sp_sidcache == NULL || hash_get_num_entries(sp_sidcache) >= SP_SIDCACHE_MAX)
+	{
+		HASHCTL		ctl;
+
+		sp_sidcache_reset();
+		ctl.keysize = SP_SIDCACHE_KEYLEN;
+		ctl.entrysize = sizeof(SpSidEntry);
+		ctl.hcxt = TopMemoryContext;
+		sp_sidcache = hash_create("labelam sepol SIDs", 64, &ctl,
+								  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	e = hash_search(sp_sidcache, con, HASH_FIND, NULL);
+	if (e != NULL)
+	{
+		*sid = e->sid;
+		return true;
+	}
+	/* only valid contexts are remembered */
+	if (sepol_context_to_sid(con, len, sid) != 0)
+		return false;
+	e = hash_search(sp_sidcache, con, HASH_ENTER, &found);
+	e->sid = *sid;
+	return true;
+}
+
+static void
+sp_invalid_label(const char *con)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid security label \"%s\"", con),
+			 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0,
+			 errhint("A label is an SELinux context user:role:type%s valid in the policy \"%s\".",
+					 cur.pdb->mls ? ":level" : "", cur.path)));
+}
+
+static char *
+sp_sid_text(sepol_security_id_t sid)
+{
+	char	   *con;
+	size_t		len;
+	char	   *result;
+
+	if (sepol_sid_to_context(sid, &con, &len) != 0)
+		elog(ERROR, "labelam: libsepol could not convert SID %u to a context", sid);
+	result = pstrdup(con);
+	free(con);
+	return result;
+}
+
+static char *
+sp_canonicalize(const char *label)
+{
+	sepol_security_id_t sid;
+
+	if (!sp_sid(label, &sid))
+		sp_invalid_label(label);
+	return sp_sid_text(sid);
+}
+
+static bool
+sp_valid(const char *label)
+{
+	sepol_security_id_t sid;
+
+	return sp_sid(label, &sid);
+}
+
+/* the initial SID "unlabeled" is number 3 in every SELinux policy */
+#define SP_SECINITSID_UNLABELED 3
+
+static char *
+sp_unlabeled(void)
+{
+	return sp_sid_text(SP_SECINITSID_UNLABELED);
+}
+
+static void
+sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
+				 AvcDecision *avd)
+{
+	sepol_security_id_t ssid;
+	sepol_security_id_t tsid;
+	struct sepol_av_decision sd;
+	sepol_access_vector_t requested = 0;
+	unsigned int reason;
+	const sepol_access_vector_t *perm = cur.perm[tclass];
+	int			b;
+
+	memset(avd, 0, sizeof(*avd));
+	if (!sp_sid(scon, &ssid))
+		sp_invalid_label(scon);
+	if (!sp_sid(tcon, &tsid))
+		sp_invalid_label(tcon);
+	if (cur.tclass[tclass] == 0)
+	{
+		avd->auditdeny = ~0U;
+		return;
+	}
+	for (b = 0; b < AVC_MAX_PERMS; b++)
+		requested |= perm[b];
+	if (sepol_compute_av_reason(ssid, tsid, cur.tclass[tclass], requested,
+								&sd, &reason) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("libsepol could not compute a decision for \"%s\" on \"%s\"",
+						scon, tcon),
+				 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0));
+
+	for (b = 0; b < AVC_MAX_PERMS; b++)
+	{
+		uint32		bit = 1U << b;
+
+		if (perm[b] == 0)
+		{
+			avd->auditdeny |= bit;
+			continue;
+		}
+		if (sd.allowed & perm[b])
+		{
+			avd->allowed |= bit;
+			if (sd.auditallow & perm[b])
+				avd->auditallow |= bit;
+		}
+		else if (sd.auditdeny & perm[b])
+			avd->auditdeny |= bit;
+	}
+}
+
+static char *
+sp_compute_create(const char *scon, const char *tcon, AvcClass tclass)
+{
+	sepol_security_id_t ssid;
+	sepol_security_id_t tsid;
+	sepol_security_id_t nsid;
+
+	if (!sp_sid(scon, &ssid))
+		sp_invalid_label(scon);
+	if (!sp_sid(tcon, &tsid))
+		sp_invalid_label(tcon);
+	if (cur.tclass[tclass] == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("SELinux policy \"%s\" has no class \"%s\"",
+						cur.path, avc_class_names[tclass])));
+	if (sepol_transition_sid(ssid, tsid, cur.tclass[tclass], &nsid) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("could not compute the label of a new %s by \"%s\" under \"%s\"",
+						avc_class_names[tclass], scon, tcon),
+				 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0));
+	return sp_sid_text(nsid);
+}
+
+static bool
+sp_mls_enabled(void)
+{
+	return cur.pdb != NULL && cur.pdb->mls;
+}
+
+static const char *
+sp_policy_source(void)
+{
+	return cur.path;
+}
+
+const AvcProvider avc_sepol_provider = {
+	.name = "sepol",
+	.startup = sp_startup,
+	.policy_seqno = sp_policy_seqno,
+	.peer_label = sp_peer_label,
+	.canonicalize = sp_canonicalize,
+	.valid = sp_valid,
+	.unlabeled = sp_unlabeled,
+	.compute_av = sp_compute_av,
+	.compute_create = sp_compute_create,
+	.mls_enabled = sp_mls_enabled,
+	.policy_source = sp_policy_source,
+};
