@@ -20,6 +20,7 @@
 #include "utils/rel.h"
 
 #include "am/labelheap.h"
+#include "avc/avc.h"
 
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
@@ -78,9 +79,12 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 {
 	LabelheapToast *toast;
 	HeapTuple	tuple;
+	uint32		perms;
+	Oid			secid = labelheap_new_secid(rel, &perms);
 
-	tuple = prepare_tuple(rel, slot, labelheap_new_secid(rel), NULL, false,
-						  options, &toast);
+	if (perms != 0)
+		avc_require_tuple(rel, secid, perms);
+	tuple = prepare_tuple(rel, slot, secid, NULL, false, options, &toast);
 	if (speculative)
 	{
 		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, specToken);
@@ -129,11 +133,16 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 
 	for (i = 0; i < ntuples; i++)
 	{
+		uint32		perms;
+		Oid			secid = labelheap_new_secid(rel, &perms);
+
+		if (perms != 0)
+			avc_require_tuple(rel, secid, perms);
 		/* heap_multi_insert takes the tuples from the slots */
 		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
-		(void) prepare_tuple(rel, slots[i], labelheap_new_secid(rel), NULL,
-							 false, options, &toast[i]);
+		(void) prepare_tuple(rel, slots[i], secid, NULL, false, options,
+							 &toast[i]);
 		any_toast |= (toast[i] != NULL);
 	}
 
@@ -216,6 +225,7 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 						RelationGetRelationName(rel)),
 				 errhint("labelam.verify_labels('%s') lists every such tuple.",
 						 RelationGetRelationName(rel))));
+	avc_require_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
 
 	/* heap's update path always uses WAL and the FSM for TOAST */
 	tuple = prepare_tuple(rel, slot, secid, oldcopy, old_has_external, 0,
@@ -244,8 +254,9 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 }
 
 /*
- * An UPDATE that moves a row to another partition deletes it here and
- * inserts it there: the inserted row keeps the deleted one's label.
+ * DELETE needs delete on the row's label.  An UPDATE that moves a row to
+ * another partition deletes it here and inserts it there: that needs
+ * update, and the inserted row keeps the deleted one's label.
  */
 TM_Result
 labelheap_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
@@ -253,16 +264,15 @@ labelheap_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 					   TM_FailureData *tmfd, bool changingPart)
 {
 	TM_Result	result;
+	bool		has_external;
+	Oid			secid = read_version_label(rel, tid, &has_external, NULL);
 
+	avc_require_tuple(rel, secid,
+					  changingPart ? AVC_DB_TUPLE_UPDATE : AVC_DB_TUPLE_DELETE);
 	result = GetHeapamTableAmRoutine()->tuple_delete(rel, tid, cid, snapshot,
 													 crosscheck, wait, tmfd,
 													 changingPart);
 	if (result == TM_Ok && changingPart)
-	{
-		bool		has_external;
-
-		labelheap_row_moving(rel, read_version_label(rel, tid, &has_external,
-													 NULL));
-	}
+		labelheap_row_moving(rel, secid);
 	return result;
 }
