@@ -21,6 +21,7 @@
 
 #include "am/labelheap.h"
 #include "avc/avc.h"
+#include "label_store/label_store.h"
 
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
@@ -196,7 +197,9 @@ read_version_label(Relation rel, ItemPointer tid, bool *has_external,
 }
 
 /*
- * The new version keeps the label of the version it replaces.  A version's
+ * The new version keeps the label of the version it replaces, unless the
+ * session relabels with labelam.update_label: then it needs relabelfrom on
+ * the old label and relabelto on the new one besides update.  A version's
  * label never changes in place, so reading it before heap_update waits for
  * or loses to a concurrent updater is safe: heap_update then returns
  * TM_Updated and the executor retries on the newer version.
@@ -210,6 +213,7 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTuple	oldcopy;
 	bool		old_has_external;
 	Oid			secid;
+	Oid			newsecid;
 	LabelheapToast *toast;
 	HeapTuple	tuple;
 	TM_Result	result;
@@ -225,10 +229,21 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 						RelationGetRelationName(rel)),
 				 errhint("labelam.verify_labels('%s') lists every such tuple.",
 						 RelationGetRelationName(rel))));
-	avc_require_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
+	newsecid = label_update_secid();
+	if (OidIsValid(newsecid) && newsecid != secid)
+	{
+		avc_require_tuple(rel, secid,
+						  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
+		avc_require_tuple(rel, newsecid, AVC_DB_TUPLE_RELABELTO);
+	}
+	else
+	{
+		avc_require_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
+		newsecid = secid;
+	}
 
 	/* heap's update path always uses WAL and the FSM for TOAST */
-	tuple = prepare_tuple(rel, slot, secid, oldcopy, old_has_external, 0,
+	tuple = prepare_tuple(rel, slot, newsecid, oldcopy, old_has_external, 0,
 						  &toast);
 	if (toast != NULL)
 	{

@@ -120,6 +120,32 @@ is($node->safe_psql('postgres', "WITH u AS (UPDATE doc SET body = body || '!' WH
 is($node->safe_psql('postgres', "SELECT count(*) FROM doc WHERE body LIKE '%!' AND lvl = 's1'", extra_params => [ '-U', 'r_s2c1' ]),
 	'200', 'the update kept the rows at s1 (s2:c1 still reads them as s1 rows)');
 
+# relabeling with labelam.update_label follows the policy: plain staff may
+# not relabel; sysadm at s1 may relabel its rows up (s2) and down (s0)
+$node->safe_psql('postgres', q{
+	CREATE ROLE r_admin LOGIN;
+	INSERT INTO labelam.role_label VALUES ('r_admin', 'staff_u:sysadm_r:sysadm_t:s1');
+});
+$node->safe_psql('postgres', "INSERT INTO doc SELECT g, 's1', 'relabel-' || g FROM generate_series(2001, 2010) g",
+	extra_params => [ '-U', 'r_s1' ]);
+($rc, $out, $err) = $node->psql('postgres',
+	"SET labelam.update_label = 'staff_u:object_r:sepgsql_table_t:s2'; UPDATE doc SET lvl = 's2' WHERE id = 2001",
+	extra_params => [ '-U', 'r_s1' ]);
+like($err, qr/permission denied to relabelfrom rows of relation "doc"/, 'staff may not relabel (relabelfrom denied)');
+is($node->safe_psql('postgres',
+	"SET labelam.update_label = 'staff_u:object_r:sepgsql_table_t:s2'; WITH u AS (UPDATE doc SET lvl = 's2' WHERE id BETWEEN 2001 AND 2005 RETURNING 1) SELECT count(*) FROM u",
+	extra_params => [ '-U', 'r_admin' ]), '5', 'sysadm relabels five rows up to s2');
+is($node->safe_psql('postgres',
+	"SET labelam.update_label = 'staff_u:object_r:sepgsql_table_t:s0'; WITH u AS (UPDATE doc SET lvl = 's0' WHERE id BETWEEN 2006 AND 2010 RETURNING 1) SELECT count(*) FROM u",
+	extra_params => [ '-U', 'r_admin' ]), '5', 'sysadm relabels five rows down to s0');
+is($node->safe_psql('postgres', "SELECT string_agg(id::text, ',' ORDER BY id) FROM doc WHERE id > 2000", extra_params => [ '-U', 'r_s1' ]),
+	'2006,2007,2008,2009,2010', 's1 no longer reads the rows relabeled up, still reads those relabeled down');
+is($node->safe_psql('postgres', "SELECT string_agg(id::text, ',' ORDER BY id) FROM doc WHERE id > 2000", extra_params => [ '-U', 'r_s0' ]),
+	'2006,2007,2008,2009,2010', 's0 reads the rows relabeled down');
+is($node->safe_psql('postgres', "SELECT count(*) FROM doc WHERE id > 2000 AND lvl = 's2'", extra_params => [ '-U', 'r_s2c1' ]),
+	'5', 's2:c1 reads the rows relabeled up to s2');
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('doc')"), '0', 'no damaged label');
+
 # leaving labelheap would drop the labels
 ($rc, $out, $err) = $node->psql('postgres', 'ALTER TABLE doc SET ACCESS METHOD heap');
 like($err, qr/cannot change the access method of "doc": its rows would lose their security labels/,
