@@ -7,17 +7,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use LabelamTest;
 
-my $mls = '/etc/selinux/mls/policy/policy.33';
-plan skip_all => "$mls is missing (package selinux-policy-mls)" unless -f $mls;
-
-my $node = labelam_node('mls');
-$node->append_conf('postgresql.conf', qq{
-labelam.policy_file = '$mls'
-labelam.default_client_label = 'staff_u:staff_r:staff_t:s0'
+my $node = labelam_mls_node('mls', q{
 max_parallel_workers_per_gather = 2
 autovacuum = off
 });
-$node->start;
 
 # One role per level; each inserts its rows, which the policy labels at its
 # level (type_transition into the table's sepgsql_table_t:s0).

@@ -7,15 +7,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use LabelamTest;
 
-my $mls = '/etc/selinux/mls/policy/policy.33';
-plan skip_all => "$mls is missing (package selinux-policy-mls)" unless -f $mls;
-
-my $node = labelam_node('epq');
-$node->append_conf('postgresql.conf', qq{
-labelam.policy_file = '$mls'
-labelam.default_client_label = 'staff_u:staff_r:staff_t:s0'
-});
-$node->start;
+my $node = labelam_mls_node('epq');
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION labelam;
 	CREATE TABLE doc (id int PRIMARY KEY, body text) USING labelheap;
