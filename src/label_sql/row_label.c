@@ -24,7 +24,8 @@
  * NULL rather than an error: a hidden row reads as no row, as it does in a
  * scan, and a caller cannot tell "hidden" from "absent".  Errors are kept
  * for what the caller names: a relation that is not a labelheap table
- * (42809), or one the current user may not SELECT from (42501; for a view
+ * (42809), or one the current user may not SELECT from, directly or
+ * through a table it inherits from (42501; for a view
  * owned by someone else the check is still the current user's, as for any
  * function the view calls).
  *
@@ -32,7 +33,10 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
 #include "access/relation.h"
 #include "access/transam.h"
 #include "access/xact.h"
@@ -43,6 +47,7 @@
 #include "storage/procarray.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
@@ -64,6 +69,56 @@ typedef struct RowLabelCache
 	Oid			userid;			/* SELECT privilege checked for this user */
 	BlockNumber nblocks;		/* relation size when last looked at */
 } RowLabelCache;
+
+/*
+ * May userid SELECT from relid or from a table it inherits from?  A query
+ * on a partitioned table or inheritance parent checks privileges on that
+ * table only, and row_label is then called with each row's own table:
+ * whoever may read the parent may read the rows of its members through
+ * it.
+ */
+static bool
+may_select(Oid relid, Oid userid)
+{
+	List	   *pending = list_make1_oid(relid);
+	List	   *seen = NIL;
+	Relation	inherits = NULL;
+	bool		result = false;
+
+	while (pending != NIL && !result)
+	{
+		Oid			cur = linitial_oid(pending);
+		ScanKeyData key;
+		SysScanDesc scan;
+		HeapTuple	tup;
+
+		pending = list_delete_first(pending);
+		if (list_member_oid(seen, cur))
+			continue;
+		seen = lappend_oid(seen, cur);
+		if (pg_class_aclcheck(cur, userid, ACL_SELECT) == ACLCHECK_OK)
+		{
+			result = true;
+			break;
+		}
+
+		if (inherits == NULL)
+			inherits = table_open(InheritsRelationId, AccessShareLock);
+		ScanKeyInit(&key, Anum_pg_inherits_inhrelid, BTEqualStrategyNumber,
+					F_OIDEQ, ObjectIdGetDatum(cur));
+		scan = systable_beginscan(inherits, InheritsRelidSeqnoIndexId, true,
+								  NULL, 1, &key);
+		while (HeapTupleIsValid(tup = systable_getnext(scan)))
+			pending = lappend_oid(pending,
+								  ((Form_pg_inherits) GETSTRUCT(tup))->inhparent);
+		systable_endscan(scan);
+	}
+	if (inherits != NULL)
+		table_close(inherits, AccessShareLock);
+	list_free(pending);
+	list_free(seen);
+	return result;
+}
 
 /* Committed, or inserted by this transaction (not by an aborted part). */
 static bool
@@ -159,10 +214,9 @@ labelam_row_label(PG_FUNCTION_ARGS)
 	}
 	if (cache->userid != userid)
 	{
-		AclResult	aclresult = pg_class_aclcheck(relid, userid, ACL_SELECT);
-
-		if (aclresult != ACLCHECK_OK)
-			aclcheck_error(aclresult, get_relkind_objtype(rel->rd_rel->relkind),
+		if (!may_select(relid, userid))
+			aclcheck_error(ACLCHECK_NO_PRIV,
+						   get_relkind_objtype(rel->rd_rel->relkind),
 						   RelationGetRelationName(rel));
 		cache->userid = userid;
 	}

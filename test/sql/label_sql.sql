@@ -216,6 +216,15 @@ SELECT probe('t', :'t3');
 -- is called by the current user, who needs SELECT on the table too
 SELECT label FROM tv WHERE id = 1;
 RESET ROLE;
+-- SELECT on a partitioned table or inheritance parent covers the rows of
+-- its members, which row_label() reads one by one
+GRANT SELECT ON p, parent TO regress_label_sql_nopriv;
+SET ROLE regress_label_sql_nopriv;
+SELECT p.security_label, id FROM p WHERE id < 20 ORDER BY id;
+SELECT parent.security_label, id FROM parent WHERE id < 3 ORDER BY id;
+SELECT p1.security_label FROM p1;	-- the partition itself is not granted
+SELECT probe('p1', '(0,1)');	-- but its rows are, through p
+RESET ROLE;
 
 -- clean up
 \c :regress_db
