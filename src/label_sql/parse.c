@@ -166,10 +166,12 @@ require_labeled_table(RewriteContext *cxt, RangeTblEntry *rte,
 						what),
 				 errdetail("\"%s\" is %s.", rte->eref->aliasname,
 						   rte_kind_name(rte)),
-				 errhint("Apply it to the labelheap table inside the %s.",
-						 rte->rtekind == RTE_CTE ? "WITH query" :
-						 rte->rtekind == RTE_SUBQUERY ? "subquery" :
-						 "query that produces these rows"),
+				 rte->rtekind == RTE_SUBQUERY ?
+				 errhint("Select the labelheap table's security_label inside the subquery.") :
+				 rte->rtekind == RTE_CTE ?
+				 errhint("Select the labelheap table's security_label inside the WITH query.") :
+				 rte->rtekind == RTE_JOIN ?
+				 errhint("Apply it to one of the joined tables.") : 0,
 				 parser_errposition(cxt->pstate, location)));
 
 	switch (rte->relkind)
@@ -187,7 +189,7 @@ require_labeled_table(RewriteContext *cxt, RangeTblEntry *rte,
 				return;
 			ereport(ERROR,
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("table \"%s\" has no security labels",
+					 errmsg("relation \"%s\" has no security labels",
 							get_rel_name(rte->relid)),
 					 errdetail("Only tables that use access method labelheap store a label with each row."),
 					 errhint("ALTER TABLE ... SET ACCESS METHOD labelheap labels its rows."),

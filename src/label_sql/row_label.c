@@ -224,7 +224,7 @@ labelam_row_label(PG_FUNCTION_ARGS)
 		!is_labelheap_relation(rel))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table \"%s\" has no security labels",
+				 errmsg("relation \"%s\" has no security labels",
 						RelationGetRelationName(rel)),
 				 errdetail("Only tables that use access method labelheap store a label with each row."),
 				 (rel->rd_rel->relispartition || has_superclass(relid)) ?
