@@ -305,6 +305,28 @@ is_label_function(Oid fnoid, void *context)
 	return fnoid == security_label_fn || fnoid == row_label_fn;
 }
 
+/*
+ * The analyzed query (or CALL's function call) inside a utility statement,
+ * if any; EXPLAIN may hold a CREATE TABLE AS that holds the query.
+ */
+static Node *
+utility_queries(Node *stmt)
+{
+	switch (nodeTag(stmt))
+	{
+		case T_ExplainStmt:
+			return ((ExplainStmt *) stmt)->query;
+		case T_CreateTableAsStmt:
+			return ((CreateTableAsStmt *) stmt)->query;
+		case T_DeclareCursorStmt:
+			return ((DeclareCursorStmt *) stmt)->query;
+		case T_CallStmt:
+			return (Node *) ((CallStmt *) stmt)->funcexpr;
+		default:
+			return NULL;
+	}
+}
+
 static bool
 rewrite_walker(Node *node, RewriteContext *cxt)
 {
@@ -317,7 +339,10 @@ rewrite_walker(Node *node, RewriteContext *cxt)
 		bool		result;
 
 		cxt->rtables = lcons(query->rtable, cxt->rtables);
-		result = query_tree_walker(query, rewrite_walker, cxt, 0);
+		if (query->commandType == CMD_UTILITY)
+			result = rewrite_walker(utility_queries(query->utilityStmt), cxt);
+		else
+			result = query_tree_walker(query, rewrite_walker, cxt, 0);
 		cxt->rtables = list_delete_first(cxt->rtables);
 		return result;
 	}
@@ -340,40 +365,18 @@ rewrite_walker(Node *node, RewriteContext *cxt)
 	return expression_tree_walker(node, rewrite_walker, cxt);
 }
 
-/* The analyzed queries inside a utility statement, if any. */
-static Node *
-utility_queries(Node *stmt)
-{
-	switch (nodeTag(stmt))
-	{
-		case T_ExplainStmt:
-			return ((ExplainStmt *) stmt)->query;
-		case T_CreateTableAsStmt:
-			return ((CreateTableAsStmt *) stmt)->query;
-		case T_DeclareCursorStmt:
-			return ((DeclareCursorStmt *) stmt)->query;
-		case T_CallStmt:
-			return (Node *) ((CallStmt *) stmt)->funcexpr;
-		default:
-			return NULL;
-	}
-}
-
 static void
 label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 							 JumbleState *jstate)
 {
-	Node	   *tree = (Node *) query;
-
 	/*
 	 * Utility statements that hold no analyzed query are left alone before
 	 * anything else: ROLLBACK is analyzed in an aborted transaction, where
 	 * the catalogs cannot be read.
 	 */
-	if (query->commandType == CMD_UTILITY)
-		tree = utility_queries(query->utilityStmt);
-
-	if (tree != NULL && IsTransactionState())
+	if ((query->commandType != CMD_UTILITY ||
+		 utility_queries(query->utilityStmt) != NULL) &&
+		IsTransactionState())
 	{
 		lookup_label_funcs();
 		if (OidIsValid(security_label_fn) && OidIsValid(row_label_fn))
@@ -382,7 +385,7 @@ label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 
 			cxt.pstate = pstate;
 			cxt.rtables = NIL;
-			(void) rewrite_walker(tree, &cxt);
+			(void) rewrite_walker((Node *) query, &cxt);
 		}
 	}
 

@@ -77,12 +77,17 @@ SELECT id, v FROM t ORDER BY id;
 -- prepared statements, functions
 CREATE TABLE copied USING heap AS SELECT t.security_label AS label, id FROM t;
 SELECT * FROM copied ORDER BY id;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+CREATE TABLE copied2 USING heap AS SELECT t.security_label AS label, id FROM t;
+SELECT * FROM copied2 EXCEPT SELECT * FROM copied;
 BEGIN;
 DECLARE cur CURSOR FOR SELECT t.security_label, id FROM t ORDER BY id;
 FETCH 2 FROM cur;
 COMMIT;
 PREPARE by_label(text) AS SELECT id FROM t WHERE t.security_label = $1 ORDER BY id;
 EXECUTE by_label('system_u:object_r:sepgsql_table_t:s0:c1');
+CREATE TABLE copied3 USING heap AS EXECUTE by_label('system_u:object_r:sepgsql_table_t:s0:c2');
+SELECT * FROM copied3;
 CREATE FUNCTION labels_sql() RETURNS SETOF text LANGUAGE sql
 	AS $$ SELECT t.security_label FROM t ORDER BY id $$;
 SELECT labels_sql();
