@@ -244,8 +244,8 @@ labelam_row_label(PG_FUNCTION_ARGS)
 /*
  * security_label(record): the parse-analysis hook replaces every call it
  * can answer.  A call that gets here is one parse analysis never saw (a
- * column default, CHECK constraint, rule action, or policy expression):
- * it must not produce a value.
+ * column default, CHECK constraint, rule action, policy expression or
+ * SQL-standard function body): it must not produce a value.
  */
 Datum
 labelam_security_label(PG_FUNCTION_ARGS)
@@ -253,7 +253,7 @@ labelam_security_label(PG_FUNCTION_ARGS)
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("security_label() is not supported here"),
-			 errdetail("security_label() is evaluated only in queries, applied to a row of a labelheap table of the FROM list."),
-			 errhint("Write t.security_label in a SELECT, INSERT, UPDATE, DELETE or MERGE statement.")));
+			 errdetail("Column defaults, constraints, rules, policies and SQL-standard function bodies are not analyzed the way queries are."),
+			 errhint("Write labelam.row_label(t.tableoid, t.ctid) instead of t.security_label there.")));
 	PG_RETURN_NULL();			/* keep the compiler quiet */
 }

@@ -189,6 +189,18 @@ SELECT probe('t', :'t5');	-- aborted
 COMMIT;
 CREATE TABLE d (x text DEFAULT security_label(ROW(1))) USING heap;
 INSERT INTO d DEFAULT VALUES;
+-- SQL-standard function bodies are analyzed without the hook too; written
+-- out, the rewritten form works there
+CREATE FUNCTION labels_std() RETURNS SETOF text LANGUAGE sql
+BEGIN ATOMIC
+	SELECT t.security_label FROM t ORDER BY id;
+END;
+SELECT labels_std();
+CREATE FUNCTION labels_std2() RETURNS SETOF text LANGUAGE sql
+BEGIN ATOMIC
+	SELECT labelam.row_label(t.tableoid, t.ctid) FROM t ORDER BY id;
+END;
+SELECT labels_std2();
 
 -- the policy: a session labeled user_t may not select rows of
 -- sepgsql_secret_table_t; row_label() says NULL for them
