@@ -1,0 +1,21 @@
+/*-------------------------------------------------------------------------
+ *
+ * label_sql.h
+ *	  Row labels in SQL: t.security_label, read like a system column.
+ *
+ * "t.security_label" is PostgreSQL's function notation for
+ * pg_catalog.security_label(t) when t has no column of that name.  A
+ * post-parse-analysis hook (parse.c) rewrites every such call on a row of
+ * a labelheap table into labelam.row_label(t.tableoid, t.ctid)
+ * (row_label.c), which reads the label from the header of that tuple
+ * version.  SELECT * is not affected.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABEL_SQL_H
+#define LABEL_SQL_H
+
+/* Installs the parse-analysis hook; called from _PG_init. */
+extern void label_sql_init(void);
+
+#endif							/* LABEL_SQL_H */
