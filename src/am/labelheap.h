@@ -36,6 +36,8 @@ extern HeapTuple labelheap_form_tuple(TupleDesc desc, Datum *values,
 									  bool *isnull, Oid secid);
 extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
+extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
+									bool (*accept) (HeapTupleHeader tup));
 
 /* labeling.c: where the label of a new tuple comes from */
 extern bool labelheap_allow_unlabel;

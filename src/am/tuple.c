@@ -15,6 +15,8 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
 
 #include "am/labelheap.h"
 
@@ -140,5 +142,37 @@ labelheap_header_secid(HeapTupleHeader tup, uint32 len)
 
 	if (label_status(tup, len, &secid) != NULL)
 		return InvalidOid;
+	return secid;
+}
+
+/*
+ * The label stored in the tuple version at tid, which must lie in an
+ * existing block of rel; InvalidOid if there is no such version, it has no
+ * valid label, or accept (when given) rejects its header.
+ */
+Oid
+labelheap_version_secid(Relation rel, ItemPointer tid,
+						bool (*accept) (HeapTupleHeader tup))
+{
+	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
+	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(tid));
+	Page		page;
+	Oid			secid = InvalidOid;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
+	{
+		ItemId		lp = PageGetItemId(page, offnum);
+
+		if (ItemIdIsNormal(lp))
+		{
+			HeapTupleHeader tup = (HeapTupleHeader) PageGetItem(page, lp);
+
+			if (accept == NULL || accept(tup))
+				secid = labelheap_header_secid(tup, ItemIdGetLength(lp));
+		}
+	}
+	UnlockReleaseBuffer(buf);
 	return secid;
 }

@@ -146,10 +146,6 @@ static Oid
 selectable_version_secid(Relation rel, ItemPointer tid, RowLabelCache *cache)
 {
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
-	Buffer		buf;
-	Page		page;
-	Oid			secid = InvalidOid;
 
 	/* the relation may have grown since (RETURNING of new rows) */
 	if (blkno >= cache->nblocks)
@@ -158,24 +154,7 @@ selectable_version_secid(Relation rel, ItemPointer tid, RowLabelCache *cache)
 		if (blkno >= cache->nblocks)
 			return InvalidOid;
 	}
-
-	buf = ReadBuffer(rel, blkno);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
-	{
-		ItemId		lp = PageGetItemId(page, offnum);
-
-		if (ItemIdIsNormal(lp))
-		{
-			HeapTupleHeader tup = (HeapTupleHeader) PageGetItem(page, lp);
-
-			if (version_committed_or_own(tup))
-				secid = labelheap_header_secid(tup, ItemIdGetLength(lp));
-		}
-	}
-	UnlockReleaseBuffer(buf);
-	return secid;
+	return labelheap_version_secid(rel, tid, version_committed_or_own);
 }
 
 /*
