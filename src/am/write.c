@@ -26,20 +26,28 @@
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
  * t_self, ...), as heap's callbacks do, so that RETURNING and triggers see
- * the stored row's system columns.  Returns the slot's own copy.  A slot of
- * another kind than heap's could not keep the header; such callers get the
- * tuple itself.
+ * the stored row's system columns.  The tuple is in the slot's memory
+ * context.  A slot of another kind than heap's could not keep the header;
+ * it keeps its values, and the caller frees the tuple.
  */
 static HeapTuple
 tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
 {
-	slot->tts_tableOid = RelationGetRelid(rel);
-	tuple->t_tableOid = slot->tts_tableOid;
-	if (!TTS_IS_BUFFERTUPLE(slot) && !TTS_IS_HEAPTUPLE(slot))
-		return tuple;
-	ExecForceStoreHeapTuple(tuple, slot, true);
-	tuple = ExecFetchSlotHeapTuple(slot, false, NULL);
-	tuple->t_tableOid = slot->tts_tableOid;
+	tuple->t_tableOid = RelationGetRelid(rel);
+	if (TTS_IS_HEAPTUPLE(slot))
+		ExecStoreHeapTuple(tuple, slot, true);
+	else if (TTS_IS_BUFFERTUPLE(slot))
+	{
+		/*
+		 * ExecForceStoreHeapTuple less its copy: the tuple was formed in the
+		 * slot's memory context for the slot to own.
+		 */
+		ExecClearTuple(slot);
+		slot->tts_flags &= ~TTS_FLAG_EMPTY;
+		((BufferHeapTupleTableSlot *) slot)->base.tuple = tuple;
+		slot->tts_flags |= TTS_FLAG_SHOULDFREE;
+	}
+	slot->tts_tableOid = tuple->t_tableOid;
 	return tuple;
 }
 
@@ -53,8 +61,10 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 			  LabelheapToast **toast)
 {
 	HeapTuple	tuple;
+	MemoryContext oldcxt;
 
 	slot_getallattrs(slot);
+	oldcxt = MemoryContextSwitchTo(slot->tts_mcxt);
 	tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
 								 slot->tts_isnull, secid);
 	*toast = NULL;
@@ -64,6 +74,7 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 		tuple = labelheap_toast_tuple(rel, slot->tts_values, slot->tts_isnull,
 									  oldtup, options, secid, toast);
 	}
+	MemoryContextSwitchTo(oldcxt);
 	return tuple_into_slot(rel, slot, tuple);
 }
 
@@ -130,15 +141,21 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 {
 	LabelheapToast **toast = palloc(ntuples * sizeof(LabelheapToast *));
 	bool		any_toast = false;
+	uint32		perms;
+	Oid			secid;
 	int			i;
+
+	/*
+	 * Only COPY inserts in batches, and its rows all get the same label:
+	 * the carried labels of rewrites and partition moves come through
+	 * tuple_insert.
+	 */
+	secid = labelheap_new_secid(rel, &perms);
+	if (perms != 0)
+		avc_require_tuple(rel, secid, perms);
 
 	for (i = 0; i < ntuples; i++)
 	{
-		uint32		perms;
-		Oid			secid = labelheap_new_secid(rel, &perms);
-
-		if (perms != 0)
-			avc_require_tuple(rel, secid, perms);
 		/* heap_multi_insert takes the tuples from the slots */
 		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
