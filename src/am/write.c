@@ -60,17 +60,26 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 			  HeapTuple oldtup, bool old_has_external, int options,
 			  LabelheapToast **toast)
 {
-	HeapTuple	tuple;
+	HeapTuple	tuple = NULL;
 	MemoryContext oldcxt;
 
-	slot_getallattrs(slot);
 	oldcxt = MemoryContextSwitchTo(slot->tts_mcxt);
-	tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
-								 slot->tts_isnull, secid);
+	/* a slot that holds a formed tuple (COPY's do) need not be deformed */
+	if ((TTS_IS_BUFFERTUPLE(slot) || TTS_IS_HEAPTUPLE(slot)) &&
+		((HeapTupleTableSlot *) slot)->tuple != NULL)
+		tuple = labelheap_copy_with_label(((HeapTupleTableSlot *) slot)->tuple,
+										  RelationGetDescr(rel), secid);
+	if (tuple == NULL)
+	{
+		slot_getallattrs(slot);
+		tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
+									 slot->tts_isnull, secid);
+	}
 	*toast = NULL;
 	if (labelheap_needs_toast(tuple, old_has_external))
 	{
 		heap_freetuple(tuple);
+		slot_getallattrs(slot);
 		tuple = labelheap_toast_tuple(rel, slot->tts_values, slot->tts_isnull,
 									  oldtup, options, secid, toast);
 	}
