@@ -27,6 +27,10 @@
  * expressions never go through parse analysis, such as column defaults
  * and rule actions, so row_label checks what it reveals anyway.)
  *
+ * The same pass replaces each Var of a declared label column (column.c)
+ * of such a table, and each whole-row Var of a table that has one, by the
+ * same read of the header: the column's stored value is always NULL.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -70,6 +74,9 @@ typedef struct RewriteContext
 	ParseState *pstate;
 	List	   *rtables;		/* range table of each query level, the
 								 * innermost first */
+	Oid			label_type;		/* labelam.security_label */
+	List	   *label_vars;		/* Vars that read a label column */
+	List	   *replacements;	/* ... and what replaces each */
 } RewriteContext;
 
 static void
@@ -299,6 +306,186 @@ check_row_label_call(RewriteContext *cxt, FuncExpr *fexpr)
 						  fexpr->location);
 }
 
+/* labelam.row_label(t.tableoid, t.ctid) as a value of the label column */
+static Node *
+label_read_expr(Var *var, Oid type, Oid collation)
+{
+	FuncExpr   *fexpr;
+
+	fexpr = makeFuncExpr(row_label_fn, TEXTOID,
+						 list_make2(system_column_var(var, TableOidAttributeNumber, OIDOID),
+									system_column_var(var, SelfItemPointerAttributeNumber, TIDOID)),
+						 collation, InvalidOid, COERCE_EXPLICIT_CALL);
+	fexpr->location = var->location;
+
+	/*
+	 * An explicit cast, so that a view's definition as pg_dump prints it
+	 * keeps the column's type.
+	 */
+	return (Node *) makeRelabelType((Expr *) fexpr, type, -1, collation,
+									COERCE_EXPLICIT_CAST);
+}
+
+/*
+ * The whole row of t, whose label column is at attnum, as ROW(...) of its
+ * columns with the label read from the header: what ExecEvalWholeRowVar
+ * would build from the stored row, where the column holds NULL.
+ */
+static Node *
+label_row_expr(Relation rel, Var *var, AttrNumber attnum)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	RowExpr    *row = makeNode(RowExpr);
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Node	   *arg;
+
+		if (att->attisdropped)
+			arg = (Node *) makeNullConst(INT4OID, -1, InvalidOid);
+		else if (att->attnum == attnum)
+			arg = label_read_expr(var, att->atttypid, att->attcollation);
+		else
+			arg = (Node *) makeVar(var->varno, att->attnum, att->atttypid,
+								   att->atttypmod, att->attcollation,
+								   var->varlevelsup);
+		row->args = lappend(row->args, arg);
+		row->colnames = lappend(row->colnames,
+								makeString(pstrdup(att->attisdropped ? "" :
+												   NameStr(att->attname))));
+	}
+	row->row_typeid = var->vartype;
+	row->row_format = COERCE_IMPLICIT_CAST;
+	row->location = var->location;
+	return (Node *) row;
+}
+
+/*
+ * A Var of a declared label column (see column.c) of a table whose rows
+ * carry labels, or a whole-row Var of such a table, is to be replaced by
+ * an expression that reads the row's label: the column's stored value is
+ * always NULL.  Noted here with its replacement, replaced by
+ * label_var_mutator() once the walk is over.
+ */
+static void
+note_label_column_var(RewriteContext *cxt, Var *var)
+{
+	RangeTblEntry *rte;
+	Relation	rel;
+	TupleDesc	desc;
+	AttrNumber	attnum = 0;
+	Node	   *replacement = NULL;
+	int			i;
+
+	if (var->varattno < 0 || !OidIsValid(cxt->label_type) ||
+		(var->varattno > 0 && var->vartype != cxt->label_type))
+		return;
+	rte = var_rte(cxt, var);
+	/* not e.g. EXCLUDED, whose label column holds the proposed value */
+	if (rte->rtekind != RTE_RELATION ||
+		(rte->relkind != RELKIND_PARTITIONED_TABLE &&
+		 rte->relkind != RELKIND_RELATION &&
+		 rte->relkind != RELKIND_MATVIEW))
+		return;
+
+	/* parse analysis holds a lock on the relation */
+	rel = relation_open(rte->relid, NoLock);
+	desc = RelationGetDescr(rel);
+	if (rte->relkind == RELKIND_PARTITIONED_TABLE || is_labelheap_relation(rel))
+	{
+		for (i = 0; i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+
+			if (!att->attisdropped && att->atttypid == cxt->label_type)
+			{
+				attnum = att->attnum;
+				break;
+			}
+		}
+	}
+	if (attnum != 0 && var->varattno == attnum)
+		replacement = label_read_expr(var, var->vartype, var->varcollid);
+	else if (attnum != 0 && var->varattno == 0 && var->vartype == rel->rd_rel->reltype)
+		replacement = label_row_expr(rel, var, attnum);
+	relation_close(rel, NoLock);
+	if (replacement == NULL)
+		return;
+
+	/* reading the label needs what reading ctid would */
+	rte->requiredPerms |= ACL_SELECT;
+	rte->selectedCols = bms_add_member(rte->selectedCols,
+									   TableOidAttributeNumber - FirstLowInvalidHeapAttributeNumber);
+	rte->selectedCols = bms_add_member(rte->selectedCols,
+									   SelfItemPointerAttributeNumber - FirstLowInvalidHeapAttributeNumber);
+	cxt->label_vars = lappend(cxt->label_vars, var);
+	cxt->replacements = lappend(cxt->replacements, replacement);
+}
+
+/*
+ * Replace each noted Var.  The range table entries were updated while
+ * noting: the mutator copies them.
+ */
+static Node *
+label_var_mutator(Node *node, RewriteContext *cxt)
+{
+	if (node == NULL)
+		return NULL;
+
+	if (IsA(node, Var))
+	{
+		ListCell   *lc1,
+				   *lc2;
+
+		forboth(lc1, cxt->label_vars, lc2, cxt->replacements)
+		{
+			if (lfirst(lc1) == (void *) node)
+				return (Node *) lfirst(lc2);
+		}
+		return (Node *) copyObject(node);
+	}
+
+	if (IsA(node, Query))
+	{
+		Query	   *query = (Query *) node;
+
+		if (query->commandType != CMD_UTILITY)
+			return (Node *) query_tree_mutator(query, label_var_mutator, cxt,
+											   QTW_DONT_COPY_QUERY);
+		switch (nodeTag(query->utilityStmt))
+		{
+			case T_ExplainStmt:
+				{
+					ExplainStmt *stmt = (ExplainStmt *) query->utilityStmt;
+
+					stmt->query = label_var_mutator(stmt->query, cxt);
+					break;
+				}
+			case T_CreateTableAsStmt:
+				{
+					CreateTableAsStmt *stmt = (CreateTableAsStmt *) query->utilityStmt;
+
+					stmt->query = label_var_mutator(stmt->query, cxt);
+					break;
+				}
+			case T_DeclareCursorStmt:
+				{
+					DeclareCursorStmt *stmt = (DeclareCursorStmt *) query->utilityStmt;
+
+					stmt->query = label_var_mutator(stmt->query, cxt);
+					break;
+				}
+			default:
+				break;
+		}
+		return node;
+	}
+
+	return expression_tree_mutator(node, label_var_mutator, cxt);
+}
+
 static bool
 is_label_function(Oid fnoid, void *context)
 {
@@ -347,6 +534,12 @@ rewrite_walker(Node *node, RewriteContext *cxt)
 		return result;
 	}
 
+	if (IsA(node, Var))
+	{
+		note_label_column_var(cxt, (Var *) node);
+		return false;
+	}
+
 	if (IsA(node, FuncExpr))
 	{
 		FuncExpr   *fexpr = (FuncExpr *) node;
@@ -385,7 +578,12 @@ label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 
 			cxt.pstate = pstate;
 			cxt.rtables = NIL;
+			cxt.label_type = label_column_type();
+			cxt.label_vars = NIL;
+			cxt.replacements = NIL;
 			(void) rewrite_walker((Node *) query, &cxt);
+			if (cxt.label_vars != NIL)
+				(void) label_var_mutator((Node *) query, &cxt);
 		}
 	}
 
@@ -399,4 +597,5 @@ label_sql_init(void)
 	prev_post_parse_analyze_hook = post_parse_analyze_hook;
 	post_parse_analyze_hook = label_sql_post_parse_analyze;
 	CacheRegisterSyscacheCallback(PROCOID, invalidate_label_funcs, (Datum) 0);
+	label_column_init();
 }
