@@ -170,4 +170,5 @@ labelam_am_init(void)
 	labelheap_labeling_init();
 	labelheap_filter_init();
 	labelheap_ios_init();
+	labelheap_label_column_init();
 }

@@ -118,6 +118,12 @@ extern TM_Result labelheap_tuple_delete(Relation rel, ItemPointer tid,
 										TM_FailureData *tmfd,
 										bool changingPart);
 
+/* label_column.c: the declared label column */
+extern Oid	labelheap_label_column_type(void);
+extern AttrNumber labelheap_label_column_attnum(Relation rel);
+extern Oid	labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum);
+extern void labelheap_label_column_init(void);
+
 /* filter.c: rows the session may not select never reach the executor */
 extern void labelheap_filter_init(void);
 extern bool labelheap_scan_getnextslot(TableScanDesc scan,

@@ -21,7 +21,6 @@
 
 #include "am/labelheap.h"
 #include "avc/avc.h"
-#include "label_sql/label_sql.h"
 #include "label_store/label_store.h"
 
 /*
@@ -61,11 +60,11 @@ tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
 static Oid
 column_secid(Relation rel, TupleTableSlot *slot)
 {
-	AttrNumber	attnum = label_column_attnum(rel);
+	AttrNumber	attnum = labelheap_label_column_attnum(rel);
 
 	if (attnum == 0)
 		return InvalidOid;
-	return label_column_take(slot, attnum);
+	return labelheap_label_column_take(slot, attnum);
 }
 
 /*
@@ -87,7 +86,7 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 	 * unless the table has a label column: column_secid() then replaced its
 	 * value by NULL in the slot's values only.
 	 */
-	if (label_column_attnum(rel) == 0 &&
+	if (labelheap_label_column_attnum(rel) == 0 &&
 		(TTS_IS_BUFFERTUPLE(slot) || TTS_IS_HEAPTUPLE(slot)) &&
 		((HeapTupleTableSlot *) slot)->tuple != NULL)
 		tuple = labelheap_copy_with_label(((HeapTupleTableSlot *) slot)->tuple,

@@ -5,8 +5,8 @@
  *	  whose value is the row's label, kept in the tuple header.
  *
  * The data area always holds NULL for the column.  Writes: labelheap's
- * write callbacks (am/write.c) take the column's value out of the slot with
- * label_column_take() and label the row with it.  Reads: parse analysis
+ * write callbacks (am/write.c, am/label_column.c) take the column's value
+ * out of the slot and label the row with it.  Reads: parse analysis
  * (parse.c) replaces every Var of the column by labelam.row_label(t.tableoid,
  * t.ctid); "COPY t TO", which is never analyzed, is turned into
  * "COPY (SELECT ... FROM ONLY t) TO" here, so that pg_dump carries labels.
@@ -55,92 +55,6 @@ PG_FUNCTION_INFO_V1(labelam_check_label);
 static object_access_hook_type prev_object_access_hook = NULL;
 static ProcessUtility_hook_type prev_process_utility = NULL;
 
-/* OID of labelam.security_label, looked up again after pg_type changes */
-static bool label_type_valid = false;
-static Oid	label_type_oid = InvalidOid;
-
-/* What a labelheap relation's rd_amcache holds (freed with the relcache) */
-typedef struct LabelColumnCache
-{
-	AttrNumber	attnum;			/* the label column, 0 if none */
-} LabelColumnCache;
-
-static void
-invalidate_label_type(Datum arg, int cacheid, uint32 hashvalue)
-{
-	label_type_valid = false;
-}
-
-Oid
-label_column_type(void)
-{
-	if (!label_type_valid)
-	{
-		Oid			nspoid = get_namespace_oid("labelam", true);
-
-		label_type_oid = InvalidOid;
-		if (OidIsValid(nspoid))
-			label_type_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-											 CStringGetDatum("security_label"),
-											 ObjectIdGetDatum(nspoid));
-		label_type_valid = true;
-	}
-	return label_type_oid;
-}
-
-/*
- * Attribute number of rel's label column, 0 if it has none.  Cached in
- * rd_amcache, which the relcache frees whenever the relation's entry is
- * rebuilt, e.g. after ALTER TABLE changes its columns.
- */
-AttrNumber
-label_column_attnum(Relation rel)
-{
-	LabelColumnCache *cache = (LabelColumnCache *) rel->rd_amcache;
-
-	if (cache == NULL)
-	{
-		TupleDesc	desc = RelationGetDescr(rel);
-		Oid			typoid = label_column_type();
-		int			i;
-
-		cache = MemoryContextAllocZero(CacheMemoryContext,
-									   sizeof(LabelColumnCache));
-		for (i = 0; OidIsValid(typoid) && i < desc->natts; i++)
-		{
-			Form_pg_attribute att = TupleDescAttr(desc, i);
-
-			if (!att->attisdropped && att->atttypid == typoid)
-			{
-				cache->attnum = att->attnum;
-				break;
-			}
-		}
-		rel->rd_amcache = cache;
-	}
-	return cache->attnum;
-}
-
-/*
- * The label the slot's label column (attnum) asks for, interned, or
- * InvalidOid if it is NULL; the column is set to NULL in the slot, since
- * the data area never holds it.  Only the slot's values change (a tuple
- * it holds does not): the caller forms the new tuple from them.
- */
-Oid
-label_column_take(TupleTableSlot *slot, AttrNumber attnum)
-{
-	Oid			secid;
-
-	slot_getallattrs(slot);
-	if (slot->tts_isnull[attnum - 1])
-		return InvalidOid;
-	secid = label_intern(TextDatumGetCString(slot->tts_values[attnum - 1]));
-	slot->tts_values[attnum - 1] = (Datum) 0;
-	slot->tts_isnull[attnum - 1] = true;
-	return secid;
-}
-
 /* check_label(text) returns boolean: the domain's CHECK */
 Datum
 labelam_check_label(PG_FUNCTION_ARGS)
@@ -187,7 +101,7 @@ new_pg_class(Oid relid)
 static int
 new_label_columns(Oid relid, AttrNumber *attnum, bool *notnull)
 {
-	Oid			typoid = label_column_type();
+	Oid			typoid = labelheap_label_column_type();
 	Relation	attrel;
 	SysScanDesc scan;
 	ScanKeyData key;
@@ -400,7 +314,7 @@ label_column_object_access(ObjectAccessType access, Oid classId,
 	if (prev_object_access_hook)
 		prev_object_access_hook(access, classId, objectId, subId, arg);
 
-	if (!OidIsValid(label_column_type()))
+	if (!OidIsValid(labelheap_label_column_type()))
 		return;
 
 	/* a new relation or column, or a column whose type changed */
@@ -436,11 +350,11 @@ copy_to_as_query(CopyStmt *stmt)
 	CopyStmt   *newstmt;
 
 	if (stmt->is_from || stmt->relation == NULL || stmt->query != NULL ||
-		!OidIsValid(label_column_type()))
+		!OidIsValid(labelheap_label_column_type()))
 		return NULL;
 
 	rel = relation_openrv(stmt->relation, AccessShareLock);
-	if (!is_labelheap_relation(rel) || label_column_attnum(rel) == 0)
+	if (!is_labelheap_relation(rel) || labelheap_label_column_attnum(rel) == 0)
 	{
 		relation_close(rel, AccessShareLock);
 		return NULL;
@@ -535,5 +449,4 @@ label_column_init(void)
 	object_access_hook = label_column_object_access;
 	prev_process_utility = ProcessUtility_hook;
 	ProcessUtility_hook = label_column_process_utility;
-	CacheRegisterSyscacheCallback(TYPEOID, invalidate_label_type, (Datum) 0);
 }

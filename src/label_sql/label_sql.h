@@ -26,12 +26,9 @@
 extern void label_sql_init(void);
 
 /*
- * column.c: the declared label column, a column of type
- * labelam.security_label whose value is the row's label.
+ * column.c: the SQL side of the declared label column (am/label_column.c
+ * knows which column it is).
  */
-extern Oid	label_column_type(void);
-extern AttrNumber label_column_attnum(Relation rel);
-extern Oid	label_column_take(TupleTableSlot *slot, AttrNumber attnum);
 extern void label_column_init(void);
 
 #endif							/* LABEL_SQL_H */

@@ -578,7 +578,7 @@ label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 
 			cxt.pstate = pstate;
 			cxt.rtables = NIL;
-			cxt.label_type = label_column_type();
+			cxt.label_type = labelheap_label_column_type();
 			cxt.label_vars = NIL;
 			cxt.replacements = NIL;
 			(void) rewrite_walker((Node *) query, &cxt);

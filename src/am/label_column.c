@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * label_column.c
+ *	  Which column of a labelheap relation is its declared label column (of
+ *	  type labelam.security_label), and taking a written value out of it.
+ *
+ * The column's value lives in the tuple header: the data area always holds
+ * NULL for it.  The SQL side of the column (reads, COPY TO, DDL checks) is
+ * in label_sql/column.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/inval.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+
+#include "am/labelheap.h"
+#include "label_store/label_store.h"
+
+/* OID of labelam.security_label, looked up again after pg_type changes */
+static bool label_type_valid = false;
+static Oid	label_type_oid = InvalidOid;
+
+/* What a labelheap relation's rd_amcache holds (freed with the relcache) */
+typedef struct LabelColumnCache
+{
+	AttrNumber	attnum;			/* the label column, 0 if none */
+} LabelColumnCache;
+
+static void
+invalidate_label_type(Datum arg, int cacheid, uint32 hashvalue)
+{
+	label_type_valid = false;
+}
+
+Oid
+labelheap_label_column_type(void)
+{
+	if (!label_type_valid)
+	{
+		Oid			nspoid = get_namespace_oid("labelam", true);
+
+		label_type_oid = InvalidOid;
+		if (OidIsValid(nspoid))
+			label_type_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+											 CStringGetDatum("security_label"),
+											 ObjectIdGetDatum(nspoid));
+		label_type_valid = true;
+	}
+	return label_type_oid;
+}
+
+/*
+ * Attribute number of rel's label column, 0 if it has none.  Cached in
+ * rd_amcache, which the relcache frees whenever the relation's entry is
+ * rebuilt, e.g. after ALTER TABLE changes its columns.
+ */
+AttrNumber
+labelheap_label_column_attnum(Relation rel)
+{
+	LabelColumnCache *cache = (LabelColumnCache *) rel->rd_amcache;
+
+	if (cache == NULL)
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		Oid			typoid = labelheap_label_column_type();
+		int			i;
+
+		cache = MemoryContextAllocZero(CacheMemoryContext,
+									   sizeof(LabelColumnCache));
+		for (i = 0; OidIsValid(typoid) && i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+
+			if (!att->attisdropped && att->atttypid == typoid)
+			{
+				cache->attnum = att->attnum;
+				break;
+			}
+		}
+		rel->rd_amcache = cache;
+	}
+	return cache->attnum;
+}
+
+/*
+ * The label the slot's label column (attnum) asks for, interned, or
+ * InvalidOid if it is NULL; the column is set to NULL in the slot, since
+ * the data area never holds it.  Only the slot's values change (a tuple
+ * it holds does not): the caller forms the new tuple from them.
+ */
+Oid
+labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum)
+{
+	Oid			secid;
+
+	slot_getallattrs(slot);
+	if (slot->tts_isnull[attnum - 1])
+		return InvalidOid;
+	secid = label_intern(TextDatumGetCString(slot->tts_values[attnum - 1]));
+	slot->tts_values[attnum - 1] = (Datum) 0;
+	slot->tts_isnull[attnum - 1] = true;
+	return secid;
+}
+
+void
+labelheap_label_column_init(void)
+{
+	CacheRegisterSyscacheCallback(TYPEOID, invalidate_label_type, (Datum) 0);
+}
