@@ -6,8 +6,10 @@
  * A new row gets the label the session asks for with labelam.insert_label
  * (which needs relabelto besides insert), else the policy's label for rows
  * the session creates in the table (type_transition from the session's
- * label and the table's); an updated row keeps its label (write.c).  The exception is a table rewrite by ALTER TABLE (column
- * type changes, volatile defaults, ...): ATRewriteTable scans the old
+ * label and the table's); an updated row keeps its label (write.c).
+ *
+ * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
+ * defaults, ...) keep theirs: ATRewriteTable scans the old
  * relation and inserts each row, as a plain set of values, into a transient
  * relation named pg_temp_<old relation's OID>.  Those rows must keep their
  * labels.  While an ALTER TABLE runs, the first sequential scan of each
