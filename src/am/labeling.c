@@ -18,7 +18,7 @@
  * source scan returned last: ATRewriteTable strictly alternates the two.
  * Scans begun later (say, by a function in a volatile default) are not
  * sources.  SET ACCESS METHOD labelheap from heap has no labeled source, so
- * its rows get the insert label.
+ * its rows get the label of new rows.
  *
  * An UPDATE that moves a row to another partition deletes it from one and
  * inserts it, within the same command, through the partitioned table into
