@@ -21,8 +21,8 @@ labelam_setup
 LABELAM_KEEP_ON_FAIL=0
 # the same tuning for every variant; fsync on, as a real server
 cluster_start bench "shared_buffers = '1GB'" "max_wal_size = '4GB'" \
-	"checkpoint_timeout = '30min'" "fsync = on" "synchronous_commit = on" \
-	"labelam.debug_insert_secid = 1"
+	"checkpoint_timeout = '30min'" "fsync = on" "synchronous_commit = on"  \
+	"labelam.provider = 'sepol'" "labelam.default_client_label = 'unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023'"
 
 for v in "${VARIANTS[@]}"; do
 	psql_q -d postgres -c "CREATE DATABASE bench_$v"

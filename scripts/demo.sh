@@ -6,11 +6,11 @@ set -uo pipefail
 
 labelam_setup
 LABELAM_KEEP_ON_FAIL=0
-# the policy: Debian's reference policy file, evaluated by libsepol; every
-# session needs a label, here one the policy lets do anything with rows
+# the policy: Debian's MLS reference policy, evaluated by libsepol; every
+# session needs a label: the administrator's is s0
 cluster_start demo "labelam.provider = 'sepol'" \
-	"labelam.policy_file = '/etc/selinux/default/policy/policy.33'" \
-	"labelam.default_client_label = 'unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023'"
+	"labelam.policy_file = '/etc/selinux/mls/policy/policy.33'" \
+	"labelam.default_client_label = 'staff_u:staff_r:staff_t:s0'"
 for f in "$LABELAM_TOP"/scripts/demo.d/*.sql; do
 	echo "=== $(basename "$f" .sql)"
 	psql_q -e -d postgres -f "$f" 2>&1 || die "demo step $(basename "$f") failed"

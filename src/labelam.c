@@ -14,6 +14,7 @@
 
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 
 #include "labelam.h"
 #include "label_store/label_store.h"
@@ -37,6 +38,8 @@ _PG_init(void)
 	labelam_am_init();
 	label_store_init();
 	avc_init();
+
+	MarkGUCPrefixReserved("labelam");
 }
 
 /*

@@ -2,7 +2,8 @@
  *
  * handler.c
  *	  The labelheap table access method routine: heap's callbacks, except
- *	  where a tuple is written (write.c, rewrite.c), where labels are carried
+ *	  where a tuple is handed to the executor (filter.c), where a tuple is
+ *	  written (write.c, rewrite.c), where labels are carried
  *	  through ALTER TABLE rewrites and partition moves (labeling.c,
  *	  write.c), and where heap's code
  *	  insists on being called for heap itself (index builds).
@@ -45,17 +46,6 @@ labelheap_scan_end(TableScanDesc scan)
 	if (unlikely(labelheap_rewrite_active))
 		labelheap_rewrite_scan_end(scan);
 	GetHeapamTableAmRoutine()->scan_end(scan);
-}
-
-static bool
-labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
-						   TupleTableSlot *slot)
-{
-	if (!GetHeapamTableAmRoutine()->scan_getnextslot(scan, direction, slot))
-		return false;
-	if (unlikely(labelheap_rewrite_active))
-		labelheap_rewrite_scan_tuple(scan, slot);
-	return true;
 }
 
 /*
@@ -130,6 +120,13 @@ labelheap_routine(void)
 		labelheap_methods.scan_begin = labelheap_scan_begin;
 		labelheap_methods.scan_end = labelheap_scan_end;
 		labelheap_methods.scan_getnextslot = labelheap_scan_getnextslot;
+		labelheap_methods.scan_getnextslot_tidrange = labelheap_scan_getnextslot_tidrange;
+		labelheap_methods.index_fetch_tuple = labelheap_index_fetch_tuple;
+		labelheap_methods.tuple_fetch_row_version = labelheap_tuple_fetch_row_version;
+		labelheap_methods.tuple_lock = labelheap_tuple_lock;
+		labelheap_methods.scan_bitmap_next_tuple = labelheap_scan_bitmap_next_tuple;
+		labelheap_methods.scan_sample_next_tuple = labelheap_scan_sample_next_tuple;
+		labelheap_methods.scan_analyze_next_tuple = labelheap_scan_analyze_next_tuple;
 
 		labelheap_methods.tuple_insert = labelheap_tuple_insert;
 		labelheap_methods.tuple_insert_speculative = labelheap_tuple_insert_speculative;
@@ -171,4 +168,6 @@ labelam_am_init(void)
 							 PGC_SUSET, 0,
 							 NULL, NULL, NULL);
 	labelheap_labeling_init();
+	labelheap_filter_init();
+	labelheap_ios_init();
 }

@@ -38,12 +38,13 @@ extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
 
 /* labeling.c: where the label of a new tuple comes from */
-extern int	labelheap_debug_insert_secid;
-extern Oid	labelheap_new_secid(Relation rel);
+extern bool labelheap_allow_unlabel;
+extern Oid	labelheap_new_secid(Relation rel, uint32 *perms);
 extern void labelheap_rewrite_scan_begin(TableScanDesc scan);
 extern void labelheap_rewrite_scan_end(TableScanDesc scan);
-extern void labelheap_rewrite_scan_tuple(TableScanDesc scan,
+extern bool labelheap_rewrite_scan_tuple(TableScanDesc scan,
 										 TupleTableSlot *slot);
+extern bool labelheap_in_alter_table(void);
 extern void labelheap_row_moving(Relation from, Oid secid);
 extern void labelheap_labeling_init(void);
 extern PGDLLIMPORT bool labelheap_rewrite_active;
@@ -112,6 +113,41 @@ extern TM_Result labelheap_tuple_delete(Relation rel, ItemPointer tid,
 										Snapshot crosscheck, bool wait,
 										TM_FailureData *tmfd,
 										bool changingPart);
+
+/* filter.c: rows the session may not select never reach the executor */
+extern void labelheap_filter_init(void);
+extern bool labelheap_scan_getnextslot(TableScanDesc scan,
+									   ScanDirection direction,
+									   TupleTableSlot *slot);
+extern bool labelheap_scan_getnextslot_tidrange(TableScanDesc scan,
+												ScanDirection direction,
+												TupleTableSlot *slot);
+extern bool labelheap_index_fetch_tuple(struct IndexFetchTableData *scan,
+										ItemPointer tid, Snapshot snapshot,
+										TupleTableSlot *slot, bool *call_again,
+										bool *all_dead);
+extern bool labelheap_tuple_fetch_row_version(Relation rel, ItemPointer tid,
+											  Snapshot snapshot,
+											  TupleTableSlot *slot);
+extern TM_Result labelheap_tuple_lock(Relation rel, ItemPointer tid,
+									  Snapshot snapshot, TupleTableSlot *slot,
+									  CommandId cid, LockTupleMode mode,
+									  LockWaitPolicy wait_policy, uint8 flags,
+									  TM_FailureData *tmfd);
+extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
+											 struct TBMIterateResult *tbmres,
+											 TupleTableSlot *slot);
+extern bool labelheap_scan_sample_next_tuple(TableScanDesc scan,
+											 struct SampleScanState *scanstate,
+											 TupleTableSlot *slot);
+extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
+											  TransactionId OldestXmin,
+											  double *liverows,
+											  double *deadrows,
+											  TupleTableSlot *slot);
+
+/* ios.c: index-only scans that ask the AM */
+extern void labelheap_ios_init(void);
 
 /* rewrite.c: VACUUM FULL and CLUSTER */
 extern void labelheap_relation_copy_for_cluster(Relation OldHeap,

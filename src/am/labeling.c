@@ -3,8 +3,10 @@
  * labeling.c
  *	  Where the label of a new tuple comes from.
  *
- * A new row gets the session's insert label; an updated row keeps its
- * label (write.c).  The exception is a table rewrite by ALTER TABLE (column
+ * A new row gets the label the session asks for with labelam.insert_label
+ * (which needs relabelto besides insert), else the policy's label for rows
+ * the session creates in the table (type_transition from the session's
+ * label and the table's); an updated row keeps its label (write.c).  The exception is a table rewrite by ALTER TABLE (column
  * type changes, volatile defaults, ...): ATRewriteTable scans the old
  * relation and inserts each row, as a plain set of values, into a transient
  * relation named pg_temp_<old relation's OID>.  Those rows must keep their
@@ -24,8 +26,11 @@
  */
 #include "postgres.h"
 
+#include "access/relation.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/partition.h"
+#include "commands/defrem.h"
 #include "nodes/parsenodes.h"
 #include "tcop/utility.h"
 #include "utils/guc.h"
@@ -33,8 +38,15 @@
 #include "utils/rel.h"
 
 #include "am/labelheap.h"
+#include "avc/avc.h"
+#include "label_store/label_store.h"
 
-int			labelheap_debug_insert_secid = 0;
+bool		labelheap_allow_unlabel = false;
+
+/* the policy's label for new rows, per relation and statement */
+static Oid	default_relid = InvalidOid;
+static TimestampTz default_stmt = 0;
+static Oid	default_secid = InvalidOid;
 
 typedef struct RewriteSource
 {
@@ -107,7 +119,8 @@ labelheap_rewrite_scan_begin(TableScanDesc scan)
 	labelheap_rewrite_active = true;
 }
 
-void
+/* Is scan a rewrite source?  If so, remember its tuple's label. */
+bool
 labelheap_rewrite_scan_tuple(TableScanDesc scan, TupleTableSlot *slot)
 {
 	ListCell   *lc;
@@ -121,9 +134,16 @@ labelheap_rewrite_scan_tuple(TableScanDesc scan, TupleTableSlot *slot)
 			HeapTuple	tuple = ((BufferHeapTupleTableSlot *) slot)->base.tuple;
 
 			src->secid = labelheap_header_secid(tuple->t_data, tuple->t_len);
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+bool
+labelheap_in_alter_table(void)
+{
+	return alter_table_depth > 0;
 }
 
 void
@@ -169,9 +189,34 @@ rewrite_source_for(Relation rel)
 	return NULL;
 }
 
-Oid
-labelheap_new_secid(Relation rel)
+static Oid
+policy_row_secid(Relation rel)
 {
+	TimestampTz stmt = GetCurrentStatementStartTimestamp();
+
+	if (RelationGetRelid(rel) != default_relid || stmt != default_stmt)
+	{
+		char	   *table_label = avc_table_label_text(rel);
+
+		default_secid = avc_create_label(label_intern(table_label));
+		default_relid = RelationGetRelid(rel);
+		default_stmt = stmt;
+		pfree(table_label);
+	}
+	return default_secid;
+}
+
+/*
+ * Label of a new row of rel, and in *perms the db_tuple permissions its
+ * insertion needs: none when the row keeps a label it already had (table
+ * rewrites, partition moves).
+ */
+Oid
+labelheap_new_secid(Relation rel, uint32 *perms)
+{
+	Oid			secid;
+
+	*perms = 0;
 	if (unlikely(labelheap_rewrite_active))
 	{
 		RewriteSource *src = rewrite_source_for(rel);
@@ -196,13 +241,49 @@ labelheap_new_secid(Relation rel)
 		return row_moving_secid;
 	}
 
-	if (labelheap_debug_insert_secid == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("no security label for new rows of relation \"%s\"",
-						RelationGetRelationName(rel)),
-				 errhint("Set labelam.debug_insert_secid.")));
-	return (Oid) labelheap_debug_insert_secid;
+	secid = label_insert_secid();
+	if (OidIsValid(secid))
+	{
+		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
+		return secid;
+	}
+	*perms = AVC_DB_TUPLE_INSERT;
+	return policy_row_secid(rel);
+}
+
+/*
+ * ALTER TABLE ... SET ACCESS METHOD away from labelheap would drop every
+ * label: refused unless a superuser allowed it for the session.
+ */
+static void
+refuse_unlabeling(AlterTableStmt *stmt)
+{
+	ListCell   *lc;
+	Oid			relid;
+	Relation	rel;
+	bool		labeled;
+
+	foreach(lc, stmt->cmds)
+	{
+		AlterTableCmd *cmd = lfirst(lc);
+
+		if (cmd->subtype != AT_SetAccessMethod ||
+			(cmd->name != NULL && strcmp(cmd->name, "labelheap") == 0))
+			continue;
+		relid = RangeVarGetRelid(stmt->relation, AccessShareLock, stmt->missing_ok);
+		if (!OidIsValid(relid))
+			return;
+		rel = relation_open(relid, NoLock);
+		labeled = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
+			is_labelheap_relation(rel);
+		relation_close(rel, NoLock);
+		if (labeled && !labelheap_allow_unlabel)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("cannot change the access method of \"%s\": its rows would lose their security labels",
+							stmt->relation->relname),
+					 errhint("A superuser may SET labelam.allow_unlabel = on for the session to allow it.")));
+	}
 }
 
 static void
@@ -214,7 +295,10 @@ labeling_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	bool		is_alter = IsA(pstmt->utilityStmt, AlterTableStmt);
 
 	if (is_alter)
+	{
+		refuse_unlabeling((AlterTableStmt *) pstmt->utilityStmt);
 		alter_table_depth++;
+	}
 	PG_TRY();
 	{
 		if (prev_ProcessUtility)
@@ -242,19 +326,20 @@ labeling_xact_callback(XactEvent event, void *arg)
 		alter_table_depth = 0;
 		forget_rewrite_sources();
 		row_moving = false;
+		default_relid = InvalidOid;
 	}
 }
 
 void
 labelheap_labeling_init(void)
 {
-	DefineCustomIntVariable("labelam.debug_insert_secid",
-							"Label (secid) given to new rows (testing aid until the label dictionary and policy supply it).",
-							NULL,
-							&labelheap_debug_insert_secid,
-							0, 0, INT_MAX,
-							PGC_SUSET, 0,
-							NULL, NULL, NULL);
+	DefineCustomBoolVariable("labelam.allow_unlabel",
+							 "Allows ALTER TABLE ... SET ACCESS METHOD away from labelheap, which drops every row's label.",
+							 NULL,
+							 &labelheap_allow_unlabel,
+							 false,
+							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
 
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = labeling_ProcessUtility;

@@ -20,6 +20,8 @@
 #include "utils/rel.h"
 
 #include "am/labelheap.h"
+#include "avc/avc.h"
+#include "label_store/label_store.h"
 
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
@@ -78,9 +80,12 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 {
 	LabelheapToast *toast;
 	HeapTuple	tuple;
+	uint32		perms;
+	Oid			secid = labelheap_new_secid(rel, &perms);
 
-	tuple = prepare_tuple(rel, slot, labelheap_new_secid(rel), NULL, false,
-						  options, &toast);
+	if (perms != 0)
+		avc_require_tuple(rel, secid, perms);
+	tuple = prepare_tuple(rel, slot, secid, NULL, false, options, &toast);
 	if (speculative)
 	{
 		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, specToken);
@@ -129,11 +134,16 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 
 	for (i = 0; i < ntuples; i++)
 	{
+		uint32		perms;
+		Oid			secid = labelheap_new_secid(rel, &perms);
+
+		if (perms != 0)
+			avc_require_tuple(rel, secid, perms);
 		/* heap_multi_insert takes the tuples from the slots */
 		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
-		(void) prepare_tuple(rel, slots[i], labelheap_new_secid(rel), NULL,
-							 false, options, &toast[i]);
+		(void) prepare_tuple(rel, slots[i], secid, NULL, false, options,
+							 &toast[i]);
 		any_toast |= (toast[i] != NULL);
 	}
 
@@ -187,7 +197,9 @@ read_version_label(Relation rel, ItemPointer tid, bool *has_external,
 }
 
 /*
- * The new version keeps the label of the version it replaces.  A version's
+ * The new version keeps the label of the version it replaces, unless the
+ * session relabels with labelam.update_label: then it needs relabelfrom on
+ * the old label and relabelto on the new one besides update.  A version's
  * label never changes in place, so reading it before heap_update waits for
  * or loses to a concurrent updater is safe: heap_update then returns
  * TM_Updated and the executor retries on the newer version.
@@ -201,6 +213,7 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTuple	oldcopy;
 	bool		old_has_external;
 	Oid			secid;
+	Oid			newsecid;
 	LabelheapToast *toast;
 	HeapTuple	tuple;
 	TM_Result	result;
@@ -216,9 +229,21 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 						RelationGetRelationName(rel)),
 				 errhint("labelam.verify_labels('%s') lists every such tuple.",
 						 RelationGetRelationName(rel))));
+	newsecid = label_update_secid();
+	if (OidIsValid(newsecid) && newsecid != secid)
+	{
+		avc_require_tuple(rel, secid,
+						  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
+		avc_require_tuple(rel, newsecid, AVC_DB_TUPLE_RELABELTO);
+	}
+	else
+	{
+		avc_require_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
+		newsecid = secid;
+	}
 
 	/* heap's update path always uses WAL and the FSM for TOAST */
-	tuple = prepare_tuple(rel, slot, secid, oldcopy, old_has_external, 0,
+	tuple = prepare_tuple(rel, slot, newsecid, oldcopy, old_has_external, 0,
 						  &toast);
 	if (toast != NULL)
 	{
@@ -244,8 +269,9 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 }
 
 /*
- * An UPDATE that moves a row to another partition deletes it here and
- * inserts it there: the inserted row keeps the deleted one's label.
+ * DELETE needs delete on the row's label.  An UPDATE that moves a row to
+ * another partition deletes it here and inserts it there: that needs
+ * update, and the inserted row keeps the deleted one's label.
  */
 TM_Result
 labelheap_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
@@ -253,16 +279,15 @@ labelheap_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 					   TM_FailureData *tmfd, bool changingPart)
 {
 	TM_Result	result;
+	bool		has_external;
+	Oid			secid = read_version_label(rel, tid, &has_external, NULL);
 
+	avc_require_tuple(rel, secid,
+					  changingPart ? AVC_DB_TUPLE_UPDATE : AVC_DB_TUPLE_DELETE);
 	result = GetHeapamTableAmRoutine()->tuple_delete(rel, tid, cid, snapshot,
 													 crosscheck, wait, tmfd,
 													 changingPart);
 	if (result == TM_Ok && changingPart)
-	{
-		bool		has_external;
-
-		labelheap_row_moving(rel, read_version_label(rel, tid, &has_external,
-													 NULL));
-	}
+		labelheap_row_moving(rel, secid);
 	return result;
 }

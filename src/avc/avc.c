@@ -141,7 +141,7 @@ avc_init(void)
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE,
 							 NULL, NULL, NULL);
 
-	MarkGUCPrefixReserved("labelam");
+	avc_table_label_init();
 
 	avc_provider = providers[avc_provider_choice];
 	avc_provider->startup();

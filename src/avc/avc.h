@@ -70,6 +70,13 @@ extern void avc_require_tuple(Relation rel, Oid object_secid, uint32 perms);
 extern char *avc_create_label_text(Oid table_secid);
 extern Oid	avc_create_label(Oid table_secid);
 
+/*
+ * The security label of a table (canonical text, palloc'd): SECURITY LABEL
+ * FOR selinux, else the policy's default for tables, else
+ * labelam.default_table_label; ERROR if none.
+ */
+extern char *avc_table_label_text(Relation rel);
+
 /* Canonical form of label text; ERROR 22023 with a hint if invalid. */
 extern char *avc_canonicalize(const char *label);
 

@@ -41,6 +41,9 @@ extern char *avc_default_client_label;
 extern char *avc_session_label;
 extern bool avc_debug_opaque_labels;
 
+/* table_label.c */
+extern void avc_table_label_init(void);
+
 /* cache.c */
 extern bool avc_revalidate_pending;
 extern uint32 avc_local_id(const char *canonical_label);

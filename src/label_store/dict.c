@@ -64,9 +64,18 @@ static SubTransactionId pending_max_subid = InvalidSubTransactionId;
 
 /* labelam.insert_label, and the secid it resolved to (if committed) */
 static char *insert_label = NULL;
-static char *insert_cache_text = NULL;
-static Oid	insert_cache_secid = InvalidOid;
-static uint64 insert_cache_generation = 0;
+static char *update_label = NULL;
+
+/* the secid a label setting resolved to, once that label is committed */
+typedef struct SettingCache
+{
+	char	   *text;
+	Oid			secid;
+	uint64		generation;
+} SettingCache;
+
+static SettingCache insert_cache;
+static SettingCache update_cache;
 
 static uint32
 pending_text_hash(const void *key, Size keysize)
@@ -354,7 +363,7 @@ label_text(Oid secid)
 /*
  * Only the provider-independent checks: a check hook must not fail with an
  * error (it also runs while the postmaster reads postgresql.conf), and the
- * policy provider may not be ready yet.  label_insert_secid canonicalizes.
+ * policy provider may not be ready yet.  setting_secid canonicalizes.
  */
 static bool
 check_insert_label(char **newval, void **extra, GucSource source)
@@ -373,37 +382,49 @@ check_insert_label(char **newval, void **extra, GucSource source)
 	return true;
 }
 
-Oid
-label_insert_secid(void)
+static Oid
+setting_secid(const char *setting, SettingCache *cache)
 {
 	char	   *canon;
 	bool		committed;
 	Oid			secid;
 
-	if (insert_label == NULL || insert_label[0] == '\0')
+	if (setting == NULL || setting[0] == '\0')
 		return InvalidOid;
 
-	if (insert_cache_text != NULL &&
-		insert_cache_generation == label_dict_generation &&
-		strcmp(insert_cache_text, insert_label) == 0)
-		return insert_cache_secid;
+	if (cache->text != NULL &&
+		cache->generation == label_dict_generation &&
+		strcmp(cache->text, setting) == 0)
+		return cache->secid;
 
-	canon = label_canonicalize(insert_label);
+	canon = label_canonicalize(setting);
 	secid = intern_canonical(canon, &committed);
 	pfree(canon);
 
 	/* a label of this transaction may yet abort: don't remember it */
 	if (committed)
 	{
-		char	   *copy = MemoryContextStrdup(TopMemoryContext, insert_label);
+		char	   *copy = MemoryContextStrdup(TopMemoryContext, setting);
 
-		if (insert_cache_text)
-			pfree(insert_cache_text);
-		insert_cache_text = copy;
-		insert_cache_secid = secid;
-		insert_cache_generation = label_dict_generation;
+		if (cache->text)
+			pfree(cache->text);
+		cache->text = copy;
+		cache->secid = secid;
+		cache->generation = label_dict_generation;
 	}
 	return secid;
+}
+
+Oid
+label_insert_secid(void)
+{
+	return setting_secid(insert_label, &insert_cache);
+}
+
+Oid
+label_update_secid(void)
+{
+	return setting_secid(update_label, &update_cache);
 }
 
 void
@@ -425,6 +446,15 @@ label_store_init(void)
 							   "Security label of the rows this session inserts.",
 							   "Empty: the policy chooses the label.",
 							   &insert_label,
+							   "",
+							   PGC_USERSET,
+							   0,
+							   check_insert_label, NULL, NULL);
+
+	DefineCustomStringVariable("labelam.update_label",
+							   "Security label that rows this session updates get (relabeling them).",
+							   "Empty: updated rows keep their label.",
+							   &update_label,
 							   "",
 							   PGC_USERSET,
 							   0,

@@ -54,4 +54,10 @@ extern PGDLLIMPORT label_canonicalize_hook_type label_canonicalize_hook;
  */
 extern Oid	label_insert_secid(void);
 
+/*
+ * Secid of labelam.update_label (interning it), InvalidOid if empty: the
+ * label rows updated by this session get.
+ */
+extern Oid	label_update_secid(void);
+
 #endif							/* LABEL_STORE_H */

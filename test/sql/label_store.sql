@@ -23,7 +23,7 @@ SELECT labelam.intern_label('system_u:object_r:sepgsql_table_t:s0') = :s0 AS sam
 SELECT labelam.intern_label('system_u:object_r:sepgsql_table_t:s1') AS s1 \gset
 SELECT :s1 <> :s0 AS different;
 SELECT labelam.label_text(:s0), labelam.label_text(:s1);
-SELECT secid = :s0 AS is_s0, seclabel FROM labelam.pg_security ORDER BY secid;
+SELECT secid = :s0 AS is_s0, seclabel FROM labelam.pg_security WHERE secid IN (:s0, :s1) ORDER BY secid;
 -- multibyte text is fine, and spaces are printable
 SELECT labelam.label_text(labelam.intern_label('機密 label'));
 

@@ -1,13 +1,15 @@
 -- Every write path keeps the label in the tuple header.
--- Each table has a column "want": the label its row must carry.  A row's
--- label is given by labelam.debug_insert_secid when it is inserted.
+-- Each table has a column "want": the label its row must carry, as the
+-- category of system_u:object_r:sepgsql_table_t:s0:cN.  A row's label is
+-- given by labelam.insert_label when it is inserted.
 CREATE FUNCTION check_labels(rel regclass) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	wrong bigint;
 	total bigint;
 	damaged bigint;
 BEGIN
-	EXECUTE format('SELECT count(*) FILTER (WHERE labelam.tuple_secid(%L, ctid) IS DISTINCT FROM want), count(*) FROM %s',
+	EXECUTE format('SELECT count(*) FILTER (WHERE labelam.label_text(labelam.tuple_secid(%L, ctid))
+						IS DISTINCT FROM ''system_u:object_r:sepgsql_table_t:s0:c'' || want), count(*) FROM %s',
 				   rel, rel) INTO wrong, total;
 	SELECT count(*) INTO damaged FROM labelam.verify_labels(rel);
 	RETURN format('%s rows, %s wrong labels, %s damaged versions', total, wrong, damaged);
@@ -19,24 +21,29 @@ $$ SELECT string_agg(md5(random()::text), '') FROM generate_series(1, n / 32) $$
 
 -- INSERT
 CREATE TABLE t (id int PRIMARY KEY, want oid, v text) USING labelheap;
-SET labelam.debug_insert_secid = 11;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c11';
 INSERT INTO t SELECT g, 11, 'row ' || g FROM generate_series(1, 100) g;
-SET labelam.debug_insert_secid = 12;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c12';
 INSERT INTO t VALUES (101, 12, NULL), (102, 12, repeat('x', 5000));
 INSERT INTO t VALUES (103, 12, random_text(100000));
 SELECT check_labels('t');
-SELECT id, length(v), labelam.tuple_secid('t', ctid) FROM t WHERE id > 100 ORDER BY id;
+SELECT id, length(v), labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id > 100 ORDER BY id;
 
--- without a label for new rows, nothing is inserted
-SET labelam.debug_insert_secid = 0;
-INSERT INTO t VALUES (200, 0, 'unlabeled');
-SELECT count(*) FROM t WHERE id = 200;
+-- without labelam.insert_label, a new row gets the policy's label for rows
+-- this session creates in a table labeled as the policy's defaults say
+RESET labelam.insert_label;
+INSERT INTO t VALUES (200, 0, 'policy label');
+SELECT labelam.label_text(labelam.tuple_secid('t', ctid)) AS label,
+	labelam.label_text(labelam.tuple_secid('t', ctid)) =
+		labelam.compute_create(labelam.client_label(), 'system_u:object_r:sepgsql_table_t:s0') AS type_transition
+	FROM t WHERE id = 200;
+DELETE FROM t WHERE id = 200;
 
 -- COPY, batched through multi_insert, toasted rows among them
 \getenv abs_builddir PG_ABS_BUILDDIR
 \set copyfile :abs_builddir '/results/storage_write_copy.data'
 \set copyfile2 :abs_builddir '/results/storage_write_copy2.data'
-SET labelam.debug_insert_secid = 13;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c13';
 CREATE TABLE c (id int, want oid, v text) USING labelheap;
 COPY c FROM stdin;
 1	13	one
@@ -52,23 +59,23 @@ SELECT count(*), sum(length(v)) > 200000 AS has_long_values FROM c;
 
 -- INSERT ... ON CONFLICT: DO NOTHING keeps the old row and label,
 -- DO UPDATE's new version keeps the old row's label
-SET labelam.debug_insert_secid = 14;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c14';
 INSERT INTO t VALUES (1, 14, 'ignored'), (104, 14, 'new') ON CONFLICT DO NOTHING;
 INSERT INTO t VALUES (2, 14, 'upserted'), (105, 14, random_text(100000))
 	ON CONFLICT (id) DO UPDATE SET v = excluded.v;
-SELECT id, v, labelam.tuple_secid('t', ctid) FROM t WHERE id IN (1, 2, 104) ORDER BY id;
+SELECT id, v, labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id IN (1, 2, 104) ORDER BY id;
 SELECT check_labels('t');
 
 -- UPDATE: HOT, non-HOT (indexed column), unchanged out-of-line value,
 -- fresh out-of-line value, inline-compressed value
-SET labelam.debug_insert_secid = 15;	-- updates must not use it
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c15';	-- updates must not use it
 UPDATE t SET v = 'hot ' || id WHERE id BETWEEN 3 AND 10;
 SELECT count(*) AS hot_updates FROM pg_stat_xact_user_tables WHERE relname = 't' AND n_tup_hot_upd > 0;
 UPDATE t SET id = id + 1000 WHERE id BETWEEN 11 AND 20;
 UPDATE t SET want = want WHERE id = 103;			-- keeps the toast pointer
 UPDATE t SET v = random_text(100000) WHERE id = 101;	-- fresh external value
 UPDATE t SET v = repeat('abc', 30000) WHERE id = 102;	-- compressed inline
-SELECT id, length(v), labelam.tuple_secid('t', ctid) FROM t WHERE id > 100 AND id < 1000 ORDER BY id;
+SELECT id, length(v), labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id > 100 AND id < 1000 ORDER BY id;
 SELECT check_labels('t');
 
 -- DELETE and row locks
@@ -85,7 +92,7 @@ VACUUM FREEZE t;
 SELECT check_labels('t');
 VACUUM FULL t;
 SELECT check_labels('t');
-SELECT id, length(v), labelam.tuple_secid('t', ctid) FROM t WHERE id > 100 AND id < 1000 ORDER BY id;
+SELECT id, length(v), labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id > 100 AND id < 1000 ORDER BY id;
 SET enable_indexscan = off;	-- CLUSTER by seq scan and sort
 CLUSTER t USING t_pkey;
 SELECT check_labels('t');
@@ -98,7 +105,7 @@ RESET enable_sort;
 SELECT count(*), sum(length(v)) FROM t;
 
 -- table rewrites by ALTER TABLE keep every row and its label
-SET labelam.debug_insert_secid = 16;	-- rewrites must not use it
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c16';	-- rewrites must not use it
 ALTER TABLE t ALTER COLUMN id TYPE bigint;
 SELECT check_labels('t');
 ALTER TABLE t ADD COLUMN r float8 DEFAULT random();
@@ -111,7 +118,7 @@ SELECT check_labels('t');
 -- SET ACCESS METHOD labelheap: rows of a heap table get the insert label
 CREATE TABLE h (id int, want oid, v text) USING heap;
 INSERT INTO h SELECT g, 17, random_text(3000) FROM generate_series(1, 50) g;
-SET labelam.debug_insert_secid = 17;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c17';
 ALTER TABLE h SET ACCESS METHOD labelheap;
 SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE relname = 'h';
 SELECT check_labels('h');
@@ -120,14 +127,14 @@ SELECT check_labels('h');
 CREATE TABLE p (id int, want oid) PARTITION BY RANGE (id);
 CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (100) USING labelheap;
 CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (100) TO (200) USING labelheap;
-SET labelam.debug_insert_secid = 18;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c18';
 INSERT INTO p SELECT g, 18 FROM generate_series(0, 199) g;
-SET labelam.debug_insert_secid = 19;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c19';
 UPDATE p SET id = id + 100, want = 18 WHERE id < 10;	-- moves rows between partitions
 SELECT check_labels('p1'), check_labels('p2');
 CREATE TEMP TABLE tt (id int, want oid, v text) USING labelheap;
 CREATE UNLOGGED TABLE ut (id int, want oid, v text) USING labelheap;
-SET labelam.debug_insert_secid = 20;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c20';
 INSERT INTO tt SELECT g, 20, random_text(5000) FROM generate_series(1, 20) g;
 INSERT INTO ut SELECT g, 20, random_text(5000) FROM generate_series(1, 20) g;
 UPDATE tt SET v = random_text(100000) WHERE id = 1;
@@ -138,7 +145,7 @@ SELECT check_labels('tt'), check_labels('ut');
 
 -- labelheap's own TOAST preparation for every write
 SET labelam.debug_own_write = on;
-SET labelam.debug_insert_secid = 21;
+SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c21';
 CREATE TABLE o (id int PRIMARY KEY, want oid, v text) USING labelheap;
 INSERT INTO o SELECT g, 21, CASE WHEN g % 10 = 0 THEN random_text(20000) ELSE 'own ' || g END
 	FROM generate_series(1, 100) g;

@@ -13,14 +13,17 @@ $primary->append_conf('postgresql.conf', "wal_consistency_checking = 'heap,heap2
 $primary->start;
 $primary->safe_psql('postgres', q{
 	CREATE EXTENSION labelam;
-	CREATE TABLE w (id serial PRIMARY KEY, want oid, v text) USING labelheap;
-	CREATE TABLE f (id int, want oid, v text) USING labelheap;
+	CREATE TABLE w (id serial PRIMARY KEY, want text, v text) USING labelheap;
+	CREATE TABLE f (id int, want text, v text) USING labelheap;
 	CREATE FUNCTION big(seed int) RETURNS text LANGUAGE sql AS
 		$$ SELECT string_agg(md5((seed * 10000 + g)::text), '') FROM generate_series(1, 3000) g $$;
 });
+# a slot keeps the WAL a slow standby (wal_consistency_checking) still needs
+$primary->safe_psql('postgres', "SELECT pg_create_physical_replication_slot('standby')");
 $primary->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "primary_slot_name = 'standby'");
 $standby->start;
 
 # One round of the write load: inserts with their own label, COPY,
@@ -29,12 +32,12 @@ my $copyfile = $primary->basedir . '/load.data';
 sub load_round
 {
 	my ($n) = @_;
-	my $secid = 100 + $n % 50;
+	my $label = 'system_u:object_r:sepgsql_table_t:s0:c' . (100 + $n % 50);
 	return qq{
-SET labelam.debug_insert_secid = $secid;
-INSERT INTO w (want, v) SELECT $secid, CASE WHEN g % 7 = 0 THEN big(g + $n) ELSE 'r$n.' || g END
+SET labelam.insert_label = '$label';
+INSERT INTO w (want, v) SELECT '$label', CASE WHEN g % 7 = 0 THEN big(g + $n) ELSE 'r$n.' || g END
 	FROM generate_series(1, 50) g;
-COPY (SELECT g, $secid, CASE WHEN g % 10 = 0 THEN big(g) ELSE 'c' || g END FROM generate_series(1, 200) g) TO '$copyfile';
+COPY (SELECT g, '$label', CASE WHEN g % 10 = 0 THEN big(g) ELSE 'c' || g END FROM generate_series(1, 200) g) TO '$copyfile';
 COPY f FROM '$copyfile';
 UPDATE w SET v = big(id + $n) WHERE id % 13 = $n % 13;
 UPDATE w SET v = 'u' || id WHERE id % 11 = $n % 11;
@@ -50,7 +53,7 @@ sub check_labels
 	for my $t ('w', 'f')
 	{
 		is($node->safe_psql('postgres', qq{
-			SELECT count(*) FILTER (WHERE labelam.tuple_secid('$t', ctid) IS DISTINCT FROM want)
+			SELECT count(*) FILTER (WHERE labelam.label_text(labelam.tuple_secid('$t', ctid)) IS DISTINCT FROM want)
 			FROM $t}), '0', "$what: every row of $t has its label");
 		is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('$t')"),
 			'0', "$what: verify_labels('$t') is empty");

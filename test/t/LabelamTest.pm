@@ -7,7 +7,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use Exporter 'import';
 
-our @EXPORT = qw(labelam_node);
+our @EXPORT = qw(labelam_node labelam_mls_node);
 
 # labelam_node(name, %params): initialized (not started) node.  Params are
 # those of PostgreSQL::Test::Cluster::init, plus preload => 0 to leave the
@@ -27,6 +27,24 @@ sub labelam_node
 		$node->append_conf('postgresql.conf', <$fh>);
 		close $fh;
 	}
+	return $node;
+}
+
+# labelam_mls_node(name, extra postgresql.conf text): a started node that
+# decides with Debian's MLS policy, sessions at staff_t:s0 unless
+# labelam.role_label says otherwise; skips the test if the policy is absent.
+sub labelam_mls_node
+{
+	my ($name, $conf) = @_;
+	my $mls = '/etc/selinux/mls/policy/policy.33';
+	Test::More::plan(skip_all => "$mls is missing (package selinux-policy-mls)")
+	  unless -f $mls;
+	my $node = labelam_node($name);
+	$node->append_conf('postgresql.conf', qq{
+labelam.policy_file = '$mls'
+labelam.default_client_label = 'staff_u:staff_r:staff_t:s0'
+} . ($conf // ''));
+	$node->start;
 	return $node;
 }
 

@@ -1,0 +1,191 @@
+/*-------------------------------------------------------------------------
+ *
+ * ios.c
+ *	  Index-only scans of labelheap relations without the visibility-map
+ *	  shortcut.
+ *
+ * An index-only scan returns index data for every TID whose heap page the
+ * visibility map calls all-visible, without asking the table AM: rows the
+ * session may not select would leak.  Forbidding index-only plans (clearing
+ * the indexes' canreturn) would change the planner's choices far beyond
+ * these scans.  Instead the plan stays as the planner made it, and when the
+ * executor starts, each index-only scan of a labelheap relation is given
+ * this file's access method, which is nodeIndexonlyscan.c's less the
+ * visibility-map test: every TID is fetched through the table AM, which
+ * filters, and the values still come from the index.  EXPLAIN ANALYZE
+ * counts every such fetch as a heap fetch.
+ *
+ * Plan trees built outside ExecutorStart (EvalPlanQual's) never run an
+ * index-only scan of a relation for fetching new rows: EvalPlanQual
+ * substitutes the rows it rechecks.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/relscan.h"
+#include "executor/executor.h"
+#include "executor/nodeIndexonlyscan.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
+#include "utils/rel.h"
+
+#include "am/labelheap.h"
+
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+
+static void
+store_index_tuple(IndexOnlyScanState *node, TupleTableSlot *slot,
+				  IndexTuple itup, TupleDesc itupdesc)
+{
+	ExecClearTuple(slot);
+	index_deform_tuple(itup, itupdesc, slot->tts_values, slot->tts_isnull);
+
+	/* name columns come back as cstrings: give them NAMEDATALEN bytes */
+	if (unlikely(node->ioss_NameCStringAttNums != NULL))
+	{
+		for (int idx = 0; idx < node->ioss_NameCStringCount; idx++)
+		{
+			int			attnum = node->ioss_NameCStringAttNums[idx];
+			Name		name;
+
+			if (slot->tts_isnull[attnum])
+				continue;
+			name = (Name) MemoryContextAlloc(node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory,
+											 NAMEDATALEN);
+			namestrcpy(name, DatumGetCString(slot->tts_values[attnum]));
+			slot->tts_values[attnum] = NameGetDatum(name);
+		}
+	}
+	ExecStoreVirtualTuple(slot);
+}
+
+static TupleTableSlot *
+ios_next(IndexOnlyScanState *node)
+{
+	EState	   *estate = node->ss.ps.state;
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	ScanDirection direction = estate->es_direction;
+	IndexScanDesc scandesc;
+
+	if (ScanDirectionIsBackward(((IndexOnlyScan *) node->ss.ps.plan)->indexorderdir))
+	{
+		if (ScanDirectionIsForward(direction))
+			direction = BackwardScanDirection;
+		else if (ScanDirectionIsBackward(direction))
+			direction = ForwardScanDirection;
+	}
+
+	scandesc = node->ioss_ScanDesc;
+	if (scandesc == NULL)
+	{
+		/* not parallel, or a parallel plan executed serially */
+		scandesc = index_beginscan(node->ss.ss_currentRelation,
+								   node->ioss_RelationDesc,
+								   estate->es_snapshot,
+								   node->ioss_NumScanKeys,
+								   node->ioss_NumOrderByKeys);
+		node->ioss_ScanDesc = scandesc;
+		scandesc->xs_want_itup = true;
+		node->ioss_VMBuffer = InvalidBuffer;
+		if (node->ioss_NumRuntimeKeys == 0 || node->ioss_RuntimeKeysReady)
+			index_rescan(scandesc,
+						 node->ioss_ScanKeys, node->ioss_NumScanKeys,
+						 node->ioss_OrderByKeys, node->ioss_NumOrderByKeys);
+	}
+
+	while (index_getnext_tid(scandesc, direction) != NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+
+		/* always through the table AM: it decides what the session sees */
+		InstrCountTuples2(node, 1);
+		if (!index_fetch_heap(scandesc, node->ioss_TableSlot))
+			continue;
+		ExecClearTuple(node->ioss_TableSlot);
+		if (scandesc->xs_heap_continue)
+			elog(ERROR, "non-MVCC snapshots are not supported in index-only scans");
+
+		if (scandesc->xs_hitup)
+			ExecForceStoreHeapTuple(scandesc->xs_hitup, slot, false);
+		else if (scandesc->xs_itup)
+			store_index_tuple(node, slot, scandesc->xs_itup, scandesc->xs_itupdesc);
+		else
+			elog(ERROR, "no data returned for index-only scan");
+
+		if (scandesc->xs_recheck)
+		{
+			econtext->ecxt_scantuple = slot;
+			if (!ExecQualAndReset(node->recheckqual, econtext))
+			{
+				InstrCountFiltered2(node, 1);
+				continue;
+			}
+		}
+		if (scandesc->numberOfOrderBys > 0 && scandesc->xs_recheckorderby)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("lossy distance functions are not supported in index-only scans")));
+		return slot;
+	}
+	return ExecClearTuple(slot);
+}
+
+static bool
+ios_recheck(IndexOnlyScanState *node, TupleTableSlot *slot)
+{
+	elog(ERROR, "EvalPlanQual recheck is not supported in index-only scans");
+	return false;				/* keep compiler quiet */
+}
+
+static TupleTableSlot *
+ios_exec(PlanState *pstate)
+{
+	IndexOnlyScanState *node = castNode(IndexOnlyScanState, pstate);
+
+	if (node->ioss_NumRuntimeKeys != 0 && !node->ioss_RuntimeKeysReady)
+		ExecReScan((PlanState *) node);
+	return ExecScan(&node->ss, (ExecScanAccessMtd) ios_next,
+					(ExecScanRecheckMtd) ios_recheck);
+}
+
+static bool
+replace_index_only_scans(PlanState *ps, void *context)
+{
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, IndexOnlyScanState))
+	{
+		IndexOnlyScanState *node = (IndexOnlyScanState *) ps;
+		Relation	rel = node->ss.ss_currentRelation;
+
+		if (rel != NULL && is_labelheap_relation(rel))
+			ps->ExecProcNodeReal = ios_exec;
+	}
+	return planstate_tree_walker(ps, replace_index_only_scans, context);
+}
+
+static void
+ios_ExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	ListCell   *lc;
+
+	if (prev_ExecutorStart)
+		prev_ExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+
+	replace_index_only_scans(queryDesc->planstate, NULL);
+	foreach(lc, queryDesc->estate->es_subplanstates)
+		replace_index_only_scans((PlanState *) lfirst(lc), NULL);
+}
+
+void
+labelheap_ios_init(void)
+{
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = ios_ExecutorStart;
+}

@@ -1,0 +1,141 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_label.c
+ *	  The security label of a table, from which the policy derives the
+ *	  label of the rows it creates there (type_transition).
+ *
+ * In order: the label given with SECURITY LABEL FOR selinux ON TABLE; the
+ * policy's default for database tables (the sepgsql_contexts file beside
+ * the policy, as contrib/sepgsql uses it); labelam.default_table_label.
+ * labelam registers the "selinux" label provider itself unless contrib's
+ * sepgsql, which registers the same name, is loaded.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
+#include "catalog/pg_class.h"
+#include "commands/dbcommands.h"
+#include "commands/seclabel.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "avc/avc_internal.h"
+
+static char *default_table_label = NULL;
+
+/* sepgsql_contexts of the policy in force, opened on first use */
+static struct selabel_handle *sehnd = NULL;
+static char *sehnd_path = NULL;
+
+static const char *
+contexts_path(void)
+{
+	static char path[MAXPGPATH];
+	char	   *dir;
+
+	if (strcmp(avc_provider->name, "selinux") == 0)
+		return selinux_sepgsql_context_path();
+
+	/* .../<type>/policy/policy.NN -> .../<type>/contexts/sepgsql_contexts */
+	strlcpy(path, avc_policy_file, sizeof(path));
+	get_parent_directory(path);
+	get_parent_directory(path);
+	dir = pstrdup(path);
+	snprintf(path, sizeof(path), "%s/contexts/sepgsql_contexts", dir);
+	pfree(dir);
+	return path;
+}
+
+static char *
+policy_default_label(Relation rel)
+{
+	const char *path = contexts_path();
+	char	   *context = NULL;
+	char	   *objname;
+	char	   *result = NULL;
+
+	if (sehnd == NULL || sehnd_path == NULL || strcmp(path, sehnd_path) != 0)
+	{
+		struct selinux_opt opts[] = {{SELABEL_OPT_PATH, path}};
+
+		if (sehnd)
+			selabel_close(sehnd);
+		if (sehnd_path)
+			pfree(sehnd_path);
+		sehnd_path = MemoryContextStrdup(TopMemoryContext, path);
+		sehnd = selabel_open(SELABEL_CTX_DB, opts, 1);
+	}
+	if (sehnd == NULL)
+		return NULL;
+
+	objname = psprintf("%s.%s.%s", get_database_name(MyDatabaseId),
+					   get_namespace_name(RelationGetNamespace(rel)),
+					   RelationGetRelationName(rel));
+	if (selabel_lookup_raw(sehnd, &context, objname, SELABEL_DB_TABLE) == 0)
+	{
+		result = pstrdup(context);
+		freecon(context);
+	}
+	pfree(objname);
+	return result;
+}
+
+char *
+avc_table_label_text(Relation rel)
+{
+	ObjectAddress object;
+	char	   *label;
+
+	ObjectAddressSet(object, RelationRelationId, RelationGetRelid(rel));
+	label = GetSecurityLabel(&object, "selinux");
+	if (label == NULL)
+		label = policy_default_label(rel);
+	if (label == NULL && default_table_label != NULL && default_table_label[0] != '\0')
+		label = pstrdup(default_table_label);
+	if (label == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"%s\" has no security label",
+						RelationGetRelationName(rel)),
+				 errdetail("Neither SECURITY LABEL FOR selinux nor the policy's sepgsql_contexts gives one."),
+				 errhint("Label it with SECURITY LABEL FOR selinux ON TABLE, or set labelam.default_table_label.")));
+	return avc_canonicalize(label);
+}
+
+/* SECURITY LABEL FOR selinux: labelam labels tables only */
+static void
+selinux_object_relabel(const ObjectAddress *object, const char *seclabel)
+{
+	if (object->classId != RelationRelationId || object->objectSubId != 0 ||
+		(get_rel_relkind(object->objectId) != RELKIND_RELATION &&
+		 get_rel_relkind(object->objectId) != RELKIND_PARTITIONED_TABLE))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("labelam supports SECURITY LABEL FOR selinux on tables only")));
+	if (seclabel != NULL)
+		(void) avc_canonicalize(seclabel);
+}
+
+void
+avc_table_label_init(void)
+{
+	DefineCustomStringVariable("labelam.default_table_label",
+							   "Label of tables that have none from SECURITY LABEL or the policy's defaults.",
+							   NULL,
+							   &default_table_label,
+							   "",
+							   PGC_SUSET, 0,
+							   NULL, NULL, NULL);
+
+	/* contrib/sepgsql, if loaded, owns the provider name */
+	if (!process_shared_preload_libraries_in_progress ||
+		strstr(shared_preload_libraries_string, "sepgsql") == NULL)
+		register_label_provider("selinux", selinux_object_relabel);
+}
