@@ -10,15 +10,15 @@ psql_q -d postgres -c "CREATE DATABASE copyb" >/dev/null
 psql_q -d copyb -c "CREATE EXTENSION labelam" >/dev/null
 BENCH_DB=copyb
 CL=$(row_label 0)
-psql_q -d copyb -c "COPY (SELECT i, i % 1000 FROM generate_series(0, $N - 1) i) TO '$WORK/copy.data'" \
-	-c "COPY (SELECT i, i % 1000, $(secid_of "$CL") FROM generate_series(0, $N - 1) i) TO '$WORK/copy_rls.data'" >/dev/null ||
+psql_q -d copyb -c "COPY (SELECT i, i % 1000, md5(i::text) FROM generate_series(0, $N - 1) i) TO '$WORK/copy.data'" \
+	-c "COPY (SELECT i, i % 1000, md5(i::text), $(secid_of "$CL") FROM generate_series(0, $N - 1) i) TO '$WORK/copy_rls.data'" >/dev/null ||
 	die "writing the COPY files failed"
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in "${COPY_VARIANTS[@]}"; do
 		case $v in
-		heap) ddl="CREATE TABLE c (id int8, v int4) USING heap"; f=copy.data ;;
-		labelheap) ddl="CREATE TABLE c (id int8, v int4) USING labelheap"; f=copy.data ;;
-		rls) ddl="CREATE TABLE c (id int8, v int4, secid oid) USING heap"; f=copy_rls.data ;;
+		heap) ddl="CREATE TABLE c (id int8, v int4, pad text) USING heap"; f=copy.data ;;
+		labelheap) ddl="CREATE TABLE c (id int8, v int4, pad text) USING labelheap"; f=copy.data ;;
+		rls) ddl="CREATE TABLE c (id int8, v int4, pad text, secid oid) USING heap"; f=copy_rls.data ;;
 		esac
 		psql_q -d copyb -c "DROP TABLE IF EXISTS c" -c "$ddl" -c CHECKPOINT >/dev/null || die "COPY set-up failed"
 		s=$(time_query - "$(writer_conn copyb "$CL")" "COPY c FROM '$WORK/$f'")

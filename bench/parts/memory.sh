@@ -29,14 +29,14 @@ record memory "label dictionary: bytes a label" all "$(( (shmem - max_text + tex
 # policy decides for it as for anyone)
 IFS='|' read -r e0 b0 e1 b1 < <(psql_q -d postgres -At <<'SQL'
 SELECT entries AS e0 FROM labelam.avc_stats() \gset
-SELECT sum(total_bytes) AS b0 FROM pg_backend_memory_contexts WHERE name LIKE 'labelam avc%' \gset
+SELECT coalesce(sum(total_bytes), 0) AS b0 FROM pg_backend_memory_contexts WHERE name LIKE 'labelam%' \gset
 SELECT count(labelam.check_row_access(secid, '{select}'))
 	FROM (SELECT secid FROM labelam.pg_security ORDER BY secid LIMIT 8190) s \gset
 SELECT :e0, :b0, (SELECT entries FROM labelam.avc_stats()),
-	(SELECT sum(total_bytes) FROM pg_backend_memory_contexts WHERE name LIKE 'labelam avc%');
+	(SELECT coalesce(sum(total_bytes), 0) FROM pg_backend_memory_contexts WHERE name LIKE 'labelam%');
 SQL
 )
 record memory "decision cache: entries (bound 8192)" all "$e1" info
-record memory "decision cache: backend memory, empty (kB)" all "$((b0 / 1024))" info
-record memory "decision cache: backend memory, $e1 entries (kB)" all "$((b1 / 1024))" info
+record memory "decision cache: backend memory before (kB)" all "$((b0 / 1024))" info
+record memory "decision cache: backend memory at $e1 entries (kB)" all "$((b1 / 1024))" info
 log "memory: $n labels: $((shmem / 1024)) kB shared; cache $e0 -> $e1 entries, $((b0 / 1024)) -> $((b1 / 1024)) kB"

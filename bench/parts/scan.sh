@@ -8,6 +8,7 @@
 #   rls             heap + a label column (secid) and a SELECT policy calling
 #                   labelam.check_row_access(secid), read by bench_all
 #   rls-half        the same table read by bench_half
+# Rows of 72 bytes in heap (int8, int4, a 32-byte text), 80 in labelheap.
 # Same rows in the same order in every table; no parallel workers.
 SCAN_VARIANTS=(heap labelheap labelheap-half rls rls-half)
 N=$BENCH_ROWS
@@ -23,11 +24,11 @@ BENCH_DB=scan
 # secids of the 64 labels, in label order, for the label column
 SECIDS=$(for k in $(seq 0 63); do secid_of "$(row_label "$k")"; done | paste -sd,)
 psql_q -d scan -c "
-	CREATE TABLE t_heap (id int8 NOT NULL, v int4 NOT NULL) USING heap;
-	CREATE TABLE t_lh (id int8 NOT NULL, v int4 NOT NULL) USING labelheap;
-	CREATE TABLE t_rls (id int8 NOT NULL, v int4 NOT NULL, secid oid NOT NULL) USING heap;
-	INSERT INTO t_heap SELECT i, i % 1000 FROM generate_series(0, $N - 1) i;
-	INSERT INTO t_rls SELECT i, i % 1000, ('{$SECIDS}'::oid[])[(i / $RUN) % 64 + 1] FROM generate_series(0, $N - 1) i;
+	CREATE TABLE t_heap (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING heap;
+	CREATE TABLE t_lh (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING labelheap;
+	CREATE TABLE t_rls (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL, secid oid NOT NULL) USING heap;
+	INSERT INTO t_heap SELECT i, i % 1000, md5(i::text) FROM generate_series(0, $N - 1) i;
+	INSERT INTO t_rls SELECT i, i % 1000, md5(i::text), ('{$SECIDS}'::oid[])[(i / $RUN) % 64 + 1] FROM generate_series(0, $N - 1) i;
 	ALTER TABLE t_rls ENABLE ROW LEVEL SECURITY;
 	CREATE POLICY sel ON t_rls FOR SELECT USING (labelam.check_row_access(secid, '{select}'));
 	GRANT SELECT ON t_heap, t_lh, t_rls TO bench_all, bench_half" >/dev/null || die "scan tables failed"
@@ -35,7 +36,7 @@ psql_q -d scan -c "
 # psql that reconnects for each run
 for j in $(seq 0 $(( (N + RUN - 1) / RUN - 1 ))); do
 	echo "\\connect \"$(writer_conn scan "$(row_label $((j % 64)))")\""
-	echo "INSERT INTO t_lh SELECT i, i % 1000 FROM generate_series($((j * RUN)), least($(((j + 1) * RUN - 1)), $N - 1)) i;"
+	echo "INSERT INTO t_lh SELECT i, i % 1000, md5(i::text) FROM generate_series($((j * RUN)), least($(((j + 1) * RUN - 1)), $N - 1)) i;"
 done >"$WORK/scan_load.sql"
 psql_q -f "$WORK/scan_load.sql" >/dev/null || die "loading t_lh failed"
 psql_q -d scan -c "VACUUM (FREEZE, ANALYZE) t_heap, t_lh, t_rls" \
