@@ -51,7 +51,7 @@ bench_cluster_conf() {
 		"max_connections = 50"
 		"labelam.provider = 'sepol'" "labelam.policy_file = '$BENCH_POLICY'"
 		"labelam.default_client_label = '$ADMIN_LABEL'"
-		"labelam.max_labels = $((BENCH_LABELS + 1000))"
+		"labelam.max_labels = $((BENCH_LABELS + ${BENCH_LABELS_CANON:-10000} + 1000))"
 	)
 }
 
