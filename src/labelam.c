@@ -19,6 +19,7 @@
 #include "labelam.h"
 #include "label_store/label_store.h"
 #include "avc/avc.h"
+#include "label_sql/label_sql.h"
 
 PG_MODULE_MAGIC;
 
@@ -38,6 +39,7 @@ _PG_init(void)
 	labelam_am_init();
 	label_store_init();
 	avc_init();
+	label_sql_init();
 
 	MarkGUCPrefixReserved("labelam");
 }

@@ -34,8 +34,12 @@
 /* tuple.c: the label in a tuple header */
 extern HeapTuple labelheap_form_tuple(TupleDesc desc, Datum *values,
 									  bool *isnull, Oid secid);
+extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
+										   Oid secid);
 extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
+extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
+									bool (*accept) (HeapTupleHeader tup));
 
 /* labeling.c: where the label of a new tuple comes from */
 extern bool labelheap_allow_unlabel;

@@ -15,6 +15,8 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
 
 #include "am/labelheap.h"
 
@@ -103,6 +105,49 @@ labelheap_form_tuple(TupleDesc desc, Datum *values, bool *isnull, Oid secid)
 }
 
 /*
+ * A copy of a formed tuple (all of desc's attributes, a plain or a labeled
+ * header) with the label secid: the header and data are copied as they
+ * are, which is cheaper than deforming and forming again.  NULL if the
+ * tuple is not of that shape.
+ */
+HeapTuple
+labelheap_copy_with_label(HeapTuple src, TupleDesc desc, Oid secid)
+{
+	HeapTupleHeader s = src->t_data;
+	HeapTupleHeader td;
+	HeapTuple	tuple;
+	uint32		hoff = labeled_hoff(s);
+	uint32		data_len;
+	uint32		len;
+	char	   *label;
+
+	if (HeapTupleHeaderGetNatts(s) != desc->natts ||
+		(s->t_hoff != hoff && s->t_hoff != hoff - LABELHEAP_LABEL_SIZE) ||
+		s->t_hoff > src->t_len)
+		return NULL;
+
+	data_len = src->t_len - s->t_hoff;
+	len = hoff + data_len;
+	tuple = (HeapTuple) palloc(HEAPTUPLESIZE + len);
+	tuple->t_data = td = (HeapTupleHeader) ((char *) tuple + HEAPTUPLESIZE);
+	tuple->t_len = len;
+	ItemPointerSetInvalid(&(tuple->t_self));
+	tuple->t_tableOid = InvalidOid;
+
+	/* header, null bitmap and its padding; then the label; then the data */
+	memcpy(td, s, hoff - LABELHEAP_LABEL_SIZE);
+	memcpy((char *) td + hoff, (char *) s + s->t_hoff, data_len);
+	HeapTupleHeaderSetDatumLength(td, len);
+	ItemPointerSetInvalid(&(td->t_ctid));
+	td->t_hoff = hoff;
+	td->t_infomask |= LABELHEAP_HAS_LABEL;
+	label = (char *) td + hoff - LABELHEAP_LABEL_SIZE;
+	*(uint32 *) label = label_check_value(secid);
+	*(Oid *) (label + sizeof(uint32)) = secid;
+	return tuple;
+}
+
+/*
  * Why the header holds no valid label, or NULL if it does (then *secid is
  * set).  len is the tuple's length (the item's length on the page).
  */
@@ -140,5 +185,37 @@ labelheap_header_secid(HeapTupleHeader tup, uint32 len)
 
 	if (label_status(tup, len, &secid) != NULL)
 		return InvalidOid;
+	return secid;
+}
+
+/*
+ * The label stored in the tuple version at tid, which must lie in an
+ * existing block of rel; InvalidOid if there is no such version, it has no
+ * valid label, or accept (when given) rejects its header.
+ */
+Oid
+labelheap_version_secid(Relation rel, ItemPointer tid,
+						bool (*accept) (HeapTupleHeader tup))
+{
+	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
+	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(tid));
+	Page		page;
+	Oid			secid = InvalidOid;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
+	{
+		ItemId		lp = PageGetItemId(page, offnum);
+
+		if (ItemIdIsNormal(lp))
+		{
+			HeapTupleHeader tup = (HeapTupleHeader) PageGetItem(page, lp);
+
+			if (accept == NULL || accept(tup))
+				secid = labelheap_header_secid(tup, ItemIdGetLength(lp));
+		}
+	}
+	UnlockReleaseBuffer(buf);
 	return secid;
 }

@@ -44,27 +44,10 @@ labelam_tuple_secid(PG_FUNCTION_ARGS)
 {
 	Relation	rel = open_labelheap(PG_GETARG_OID(0));
 	ItemPointer tid = (ItemPointer) PG_GETARG_POINTER(1);
-	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
 	Oid			secid = InvalidOid;
 
-	if (blkno < RelationGetNumberOfBlocks(rel))
-	{
-		Buffer		buf = ReadBuffer(rel, blkno);
-		Page		page;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
-		{
-			ItemId		lp = PageGetItemId(page, offnum);
-
-			if (ItemIdIsNormal(lp))
-				secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
-											   ItemIdGetLength(lp));
-		}
-		UnlockReleaseBuffer(buf);
-	}
+	if (ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
+		secid = labelheap_version_secid(rel, tid, NULL);
 	relation_close(rel, AccessShareLock);
 
 	if (!OidIsValid(secid))

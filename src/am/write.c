@@ -21,26 +21,51 @@
 
 #include "am/labelheap.h"
 #include "avc/avc.h"
+#include "label_sql/label_sql.h"
 #include "label_store/label_store.h"
 
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
  * t_self, ...), as heap's callbacks do, so that RETURNING and triggers see
- * the stored row's system columns.  Returns the slot's own copy.  A slot of
- * another kind than heap's could not keep the header; such callers get the
- * tuple itself.
+ * the stored row's system columns.  The tuple is in the slot's memory
+ * context.  A slot of another kind than heap's could not keep the header;
+ * it keeps its values, and the caller frees the tuple.
  */
 static HeapTuple
 tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
 {
-	slot->tts_tableOid = RelationGetRelid(rel);
-	tuple->t_tableOid = slot->tts_tableOid;
-	if (!TTS_IS_BUFFERTUPLE(slot) && !TTS_IS_HEAPTUPLE(slot))
-		return tuple;
-	ExecForceStoreHeapTuple(tuple, slot, true);
-	tuple = ExecFetchSlotHeapTuple(slot, false, NULL);
-	tuple->t_tableOid = slot->tts_tableOid;
+	tuple->t_tableOid = RelationGetRelid(rel);
+	if (TTS_IS_HEAPTUPLE(slot))
+		ExecStoreHeapTuple(tuple, slot, true);
+	else if (TTS_IS_BUFFERTUPLE(slot))
+	{
+		/*
+		 * ExecForceStoreHeapTuple less its copy: the tuple was formed in the
+		 * slot's memory context for the slot to own.
+		 */
+		ExecClearTuple(slot);
+		slot->tts_flags &= ~TTS_FLAG_EMPTY;
+		((BufferHeapTupleTableSlot *) slot)->base.tuple = tuple;
+		slot->tts_flags |= TTS_FLAG_SHOULDFREE;
+	}
+	slot->tts_tableOid = tuple->t_tableOid;
 	return tuple;
+}
+
+/*
+ * The label the row's declared label column asks for (see
+ * label_sql/column.c), InvalidOid if the table has no such column or the
+ * value is NULL.  The column's value is set to NULL in the slot: the data
+ * area never holds it.  Call before prepare_tuple().
+ */
+static Oid
+column_secid(Relation rel, TupleTableSlot *slot)
+{
+	AttrNumber	attnum = label_column_attnum(rel);
+
+	if (attnum == 0)
+		return InvalidOid;
+	return label_column_take(slot, attnum);
 }
 
 /*
@@ -52,18 +77,36 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 			  HeapTuple oldtup, bool old_has_external, int options,
 			  LabelheapToast **toast)
 {
-	HeapTuple	tuple;
+	HeapTuple	tuple = NULL;
+	MemoryContext oldcxt;
 
-	slot_getallattrs(slot);
-	tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
-								 slot->tts_isnull, secid);
+	oldcxt = MemoryContextSwitchTo(slot->tts_mcxt);
+
+	/*
+	 * A slot that holds a formed tuple (COPY's do) need not be deformed,
+	 * unless the table has a label column: column_secid() then replaced its
+	 * value by NULL in the slot's values only.
+	 */
+	if (label_column_attnum(rel) == 0 &&
+		(TTS_IS_BUFFERTUPLE(slot) || TTS_IS_HEAPTUPLE(slot)) &&
+		((HeapTupleTableSlot *) slot)->tuple != NULL)
+		tuple = labelheap_copy_with_label(((HeapTupleTableSlot *) slot)->tuple,
+										  RelationGetDescr(rel), secid);
+	if (tuple == NULL)
+	{
+		slot_getallattrs(slot);
+		tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
+									 slot->tts_isnull, secid);
+	}
 	*toast = NULL;
 	if (labelheap_needs_toast(tuple, old_has_external))
 	{
 		heap_freetuple(tuple);
+		slot_getallattrs(slot);
 		tuple = labelheap_toast_tuple(rel, slot->tts_values, slot->tts_isnull,
 									  oldtup, options, secid, toast);
 	}
+	MemoryContextSwitchTo(oldcxt);
 	return tuple_into_slot(rel, slot, tuple);
 }
 
@@ -82,7 +125,27 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	HeapTuple	tuple;
 	uint32		perms;
 	Oid			secid = labelheap_new_secid(rel, &perms);
+	Oid			colsecid = column_secid(rel, slot);
 
+	/*
+	 * A label column whose value differs from the label the row would get
+	 * relabels: that needs relabelto besides insert.  perms == 0 means the
+	 * row carries a label: a rewrite (whose rows hold NULL in the column) or
+	 * an UPDATE that moves the row to another partition, where setting the
+	 * column relabels the old row's label as UPDATE does.
+	 */
+	if (OidIsValid(colsecid) && colsecid != secid)
+	{
+		if (perms == 0)
+		{
+			avc_require_tuple(rel, secid,
+							  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
+			perms = AVC_DB_TUPLE_RELABELTO;
+		}
+		else
+			perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
+		secid = colsecid;
+	}
 	if (perms != 0)
 		avc_require_tuple(rel, secid, perms);
 	tuple = prepare_tuple(rel, slot, secid, NULL, false, options, &toast);
@@ -130,19 +193,38 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 {
 	LabelheapToast **toast = palloc(ntuples * sizeof(LabelheapToast *));
 	bool		any_toast = false;
+	bool		checked = false;
+	uint32		perms;
+	Oid			secid;
 	int			i;
+
+	/*
+	 * Only COPY inserts in batches, and its rows all get the same label
+	 * unless the table has a label column: the carried labels of rewrites
+	 * and partition moves come through tuple_insert.  The batch's label is
+	 * checked once, when the first row that gets it comes.
+	 */
+	secid = labelheap_new_secid(rel, &perms);
 
 	for (i = 0; i < ntuples; i++)
 	{
-		uint32		perms;
-		Oid			secid = labelheap_new_secid(rel, &perms);
+		Oid			colsecid;
 
-		if (perms != 0)
-			avc_require_tuple(rel, secid, perms);
 		/* heap_multi_insert takes the tuples from the slots */
 		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
-		(void) prepare_tuple(rel, slots[i], secid, NULL, false, options,
+		colsecid = column_secid(rel, slots[i]);
+		if (OidIsValid(colsecid) && colsecid != secid)
+			avc_require_tuple(rel, colsecid,
+							  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+		else
+		{
+			colsecid = secid;
+			if (!checked && perms != 0)
+				avc_require_tuple(rel, secid, perms);
+			checked = true;
+		}
+		(void) prepare_tuple(rel, slots[i], colsecid, NULL, false, options,
 							 &toast[i]);
 		any_toast |= (toast[i] != NULL);
 	}
@@ -198,7 +280,8 @@ read_version_label(Relation rel, ItemPointer tid, bool *has_external,
 
 /*
  * The new version keeps the label of the version it replaces, unless the
- * session relabels with labelam.update_label: then it needs relabelfrom on
+ * UPDATE sets the table's label column or the session relabels with
+ * labelam.update_label (the column wins): then it needs relabelfrom on
  * the old label and relabelto on the new one besides update.  A version's
  * label never changes in place, so reading it before heap_update waits for
  * or loses to a concurrent updater is safe: heap_update then returns
@@ -229,7 +312,14 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 						RelationGetRelationName(rel)),
 				 errhint("labelam.verify_labels('%s') lists every such tuple.",
 						 RelationGetRelationName(rel))));
-	newsecid = label_update_secid();
+
+	/*
+	 * An UPDATE that does not set the label column forms the new row from
+	 * the old version's stored values, where the column is NULL.
+	 */
+	newsecid = column_secid(rel, slot);
+	if (!OidIsValid(newsecid))
+		newsecid = label_update_secid();
 	if (OidIsValid(newsecid) && newsecid != secid)
 	{
 		avc_require_tuple(rel, secid,

@@ -1,0 +1,539 @@
+/*-------------------------------------------------------------------------
+ *
+ * column.c
+ *	  The declared label column: a column of type labelam.security_label
+ *	  whose value is the row's label, kept in the tuple header.
+ *
+ * The data area always holds NULL for the column.  Writes: labelheap's
+ * write callbacks (am/write.c) take the column's value out of the slot with
+ * label_column_take() and label the row with it.  Reads: parse analysis
+ * (parse.c) replaces every Var of the column by labelam.row_label(t.tableoid,
+ * t.ctid); "COPY t TO", which is never analyzed, is turned into
+ * "COPY (SELECT ... FROM ONLY t) TO" here, so that pg_dump carries labels.
+ * DDL: an object-access hook refuses a second such column in a table, and
+ * indexes and constraints on it in a labelheap or partitioned table.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_constraint.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "commands/extension.h"
+#include "fmgr.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/array.h"
+#include "tcop/utility.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "am/labelheap.h"
+#include "label_sql/label_sql.h"
+#include "label_store/label_store.h"
+
+PG_FUNCTION_INFO_V1(labelam_check_label);
+
+static object_access_hook_type prev_object_access_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+/* OID of labelam.security_label, looked up again after pg_type changes */
+static bool label_type_valid = false;
+static Oid	label_type_oid = InvalidOid;
+
+/* What a labelheap relation's rd_amcache holds (freed with the relcache) */
+typedef struct LabelColumnCache
+{
+	AttrNumber	attnum;			/* the label column, 0 if none */
+} LabelColumnCache;
+
+static void
+invalidate_label_type(Datum arg, int cacheid, uint32 hashvalue)
+{
+	label_type_valid = false;
+}
+
+Oid
+label_column_type(void)
+{
+	if (!label_type_valid)
+	{
+		Oid			nspoid = get_namespace_oid("labelam", true);
+
+		label_type_oid = InvalidOid;
+		if (OidIsValid(nspoid))
+			label_type_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+											 CStringGetDatum("security_label"),
+											 ObjectIdGetDatum(nspoid));
+		label_type_valid = true;
+	}
+	return label_type_oid;
+}
+
+/*
+ * Attribute number of rel's label column, 0 if it has none.  Cached in
+ * rd_amcache, which the relcache frees whenever the relation's entry is
+ * rebuilt, e.g. after ALTER TABLE changes its columns.
+ */
+AttrNumber
+label_column_attnum(Relation rel)
+{
+	LabelColumnCache *cache = (LabelColumnCache *) rel->rd_amcache;
+
+	if (cache == NULL)
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		Oid			typoid = label_column_type();
+		int			i;
+
+		cache = MemoryContextAllocZero(CacheMemoryContext,
+									   sizeof(LabelColumnCache));
+		for (i = 0; OidIsValid(typoid) && i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+
+			if (!att->attisdropped && att->atttypid == typoid)
+			{
+				cache->attnum = att->attnum;
+				break;
+			}
+		}
+		rel->rd_amcache = cache;
+	}
+	return cache->attnum;
+}
+
+/*
+ * The label the slot's label column (attnum) asks for, interned, or
+ * InvalidOid if it is NULL; the column is set to NULL in the slot, since
+ * the data area never holds it.  Only the slot's values change (a tuple
+ * it holds does not): the caller forms the new tuple from them.
+ */
+Oid
+label_column_take(TupleTableSlot *slot, AttrNumber attnum)
+{
+	Oid			secid;
+
+	slot_getallattrs(slot);
+	if (slot->tts_isnull[attnum - 1])
+		return InvalidOid;
+	secid = label_intern(TextDatumGetCString(slot->tts_values[attnum - 1]));
+	slot->tts_values[attnum - 1] = (Datum) 0;
+	slot->tts_isnull[attnum - 1] = true;
+	return secid;
+}
+
+/* check_label(text) returns boolean: the domain's CHECK */
+Datum
+labelam_check_label(PG_FUNCTION_ARGS)
+{
+	(void) label_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	PG_RETURN_BOOL(true);
+}
+
+/*
+ * The pg_class row of relid, copied, as this command sees it: the hooks
+ * below run before the CommandCounterIncrement that makes catalog changes
+ * visible, hence SnapshotSelf.  NULL if there is none.
+ */
+static Form_pg_class
+new_pg_class(Oid relid)
+{
+	Relation	classrel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tup;
+	Form_pg_class result = NULL;
+
+	classrel = table_open(RelationRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_class_oid, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(relid));
+	scan = systable_beginscan(classrel, ClassOidIndexId, true,
+							  SnapshotSelf, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		result = palloc(sizeof(FormData_pg_class));
+		memcpy(result, GETSTRUCT(tup), sizeof(FormData_pg_class));
+	}
+	systable_endscan(scan);
+	table_close(classrel, AccessShareLock);
+	return result;
+}
+
+/*
+ * The label columns of relation relid as this command sees them: the
+ * number of them, the attnum of the last one (0 if none), and whether one
+ * is NOT NULL.
+ */
+static int
+new_label_columns(Oid relid, AttrNumber *attnum, bool *notnull)
+{
+	Oid			typoid = label_column_type();
+	Relation	attrel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tup;
+	int			count = 0;
+
+	*attnum = 0;
+	*notnull = false;
+	if (!OidIsValid(typoid))
+		return 0;
+	attrel = table_open(AttributeRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_attribute_attrelid, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(relid));
+	scan = systable_beginscan(attrel, AttributeRelidNumIndexId, true,
+							  SnapshotSelf, 1, &key);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tup);
+
+		if (att->attnum > 0 && !att->attisdropped && att->atttypid == typoid)
+		{
+			count++;
+			*attnum = att->attnum;
+			*notnull |= att->attnotnull;
+		}
+	}
+	systable_endscan(scan);
+	table_close(attrel, AccessShareLock);
+	return count;
+}
+
+/*
+ * Refuse a second label column in a table, and NOT NULL on it in a table
+ * whose rows carry labels (an UPDATE that does not set the column forms
+ * the new row from the stored NULL).  Views, composite types and the like
+ * may have any number of columns of the type: they store no rows.
+ */
+static void
+check_label_columns(Oid relid)
+{
+	Form_pg_class classform;
+	AttrNumber	attnum;
+	bool		notnull;
+	int			count = new_label_columns(relid, &attnum, &notnull);
+
+	if (count == 0 || (count == 1 && !notnull))
+		return;
+	classform = new_pg_class(relid);
+	if (classform == NULL ||
+		(classform->relkind != RELKIND_RELATION &&
+		 classform->relkind != RELKIND_PARTITIONED_TABLE &&
+		 classform->relkind != RELKIND_MATVIEW))
+		return;
+	if (count > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				 errmsg("relation \"%s\" cannot have more than one column of type labelam.security_label",
+						NameStr(classform->relname)),
+				 errdetail("A row has one security label, stored in its header."),
+				 errhint("Declare one label column, or keep further copies as text.")));
+	if (classform->relkind == RELKIND_PARTITIONED_TABLE ||
+		classform->relam == get_am_oid("labelheap", true))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the label column of relation \"%s\" cannot be NOT NULL",
+						NameStr(classform->relname)),
+				 errdetail("The column's value lives in the tuple header; its stored value is always NULL."),
+				 errhint("Every row has a label; a NULL written keeps the default one.")));
+}
+
+/*
+ * Refuse an index on the label column of a table: it would index the
+ * stored value, which is always NULL.  An index on a non-labelheap table
+ * indexes what that table stores, and is left alone.
+ */
+static void
+check_label_index(Oid indexoid)
+{
+	HeapTuple	tup;
+	Form_pg_index index;
+	Relation	indexrel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	Oid			heapoid = InvalidOid;
+	Bitmapset  *attrs = NULL;
+	AttrNumber	attnum;
+	bool		notnull;
+	Relation	heaprel;
+	bool		labeled;
+	int			i;
+
+	indexrel = table_open(IndexRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_index_indexrelid, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(indexoid));
+	scan = systable_beginscan(indexrel, IndexRelidIndexId, true,
+							  SnapshotSelf, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		datum;
+
+		index = (Form_pg_index) GETSTRUCT(tup);
+		heapoid = index->indrelid;
+		for (i = 0; i < index->indnatts; i++)
+			attrs = bms_add_member(attrs, index->indkey.values[i]);
+		datum = heap_getattr(tup, Anum_pg_index_indexprs,
+							 RelationGetDescr(indexrel), &isnull);
+		if (!isnull)
+			pull_varattnos(stringToNode(TextDatumGetCString(datum)), 1, &attrs);
+		datum = heap_getattr(tup, Anum_pg_index_indpred,
+							 RelationGetDescr(indexrel), &isnull);
+		if (!isnull)
+			pull_varattnos(stringToNode(TextDatumGetCString(datum)), 1, &attrs);
+	}
+	systable_endscan(scan);
+	table_close(indexrel, AccessShareLock);
+
+	if (!OidIsValid(heapoid) || new_label_columns(heapoid, &attnum, &notnull) == 0)
+		return;
+	/* indkey holds attnums, pull_varattnos offset ones; either refuses */
+	if (!bms_is_member(attnum, attrs) &&
+		!bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, attrs))
+		return;
+
+	heaprel = relation_open(heapoid, NoLock);
+	labeled = heaprel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE ||
+		is_labelheap_relation(heaprel);
+	relation_close(heaprel, NoLock);
+	if (labeled)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot index the label column of relation \"%s\"",
+						get_rel_name(heapoid)),
+				 errdetail("The column's value lives in the tuple header; its stored value is always NULL."),
+				 errhint("Filter on the column in queries instead.")));
+}
+
+/*
+ * Refuse a constraint on the label column of a table whose rows carry
+ * labels: UPDATE would check it against the stored NULL.
+ */
+static void
+check_label_constraint(Oid conoid)
+{
+	Relation	conrel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tup;
+	Oid			relid = InvalidOid;
+	Bitmapset  *attrs = NULL;
+	AttrNumber	attnum;
+	bool		notnull;
+	Relation	rel;
+	bool		labeled;
+
+	conrel = table_open(ConstraintRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_constraint_oid, BTEqualStrategyNumber,
+				F_OIDEQ, ObjectIdGetDatum(conoid));
+	scan = systable_beginscan(conrel, ConstraintOidIndexId, true,
+							  SnapshotSelf, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		datum;
+
+		relid = ((Form_pg_constraint) GETSTRUCT(tup))->conrelid;
+		datum = heap_getattr(tup, Anum_pg_constraint_conkey,
+							 RelationGetDescr(conrel), &isnull);
+		if (!isnull)
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(datum);
+			int16	   *keys = (int16 *) ARR_DATA_PTR(arr);
+			int			i;
+
+			for (i = 0; i < ARR_DIMS(arr)[0]; i++)
+				attrs = bms_add_member(attrs,
+									   keys[i] - FirstLowInvalidHeapAttributeNumber);
+		}
+		datum = heap_getattr(tup, Anum_pg_constraint_conbin,
+							 RelationGetDescr(conrel), &isnull);
+		if (!isnull)
+			pull_varattnos(stringToNode(TextDatumGetCString(datum)), 1, &attrs);
+	}
+	systable_endscan(scan);
+	table_close(conrel, AccessShareLock);
+
+	if (!OidIsValid(relid) || new_label_columns(relid, &attnum, &notnull) == 0 ||
+		!bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, attrs))
+		return;
+
+	rel = relation_open(relid, NoLock);
+	labeled = rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE ||
+		is_labelheap_relation(rel);
+	relation_close(rel, NoLock);
+	if (labeled)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot constrain the label column of relation \"%s\"",
+						get_rel_name(relid)),
+				 errdetail("The column's value lives in the tuple header; its stored value is always NULL."),
+				 errhint("The security policy decides which labels rows may have.")));
+}
+
+static void
+label_column_object_access(ObjectAccessType access, Oid classId,
+						   Oid objectId, int subId, void *arg)
+{
+	if (prev_object_access_hook)
+		prev_object_access_hook(access, classId, objectId, subId, arg);
+
+	if (!OidIsValid(label_column_type()))
+		return;
+
+	/* a new relation or column, or a column whose type changed */
+	if (classId == RelationRelationId &&
+		(access == OAT_POST_CREATE || (access == OAT_POST_ALTER && subId > 0)))
+	{
+		Form_pg_class classform = NULL;
+
+		check_label_columns(objectId);
+		if (access == OAT_POST_CREATE && subId == 0)
+			classform = new_pg_class(objectId);
+		if (classform != NULL &&
+			(classform->relkind == RELKIND_INDEX ||
+			 classform->relkind == RELKIND_PARTITIONED_INDEX))
+			check_label_index(objectId);
+	}
+	else if (classId == ConstraintRelationId && access == OAT_POST_CREATE)
+		check_label_constraint(objectId);
+}
+
+/*
+ * "COPY t [(cols)] TO" of a table with a label column, as
+ * "COPY (SELECT cols FROM ONLY t) TO", whose parse analysis reads the
+ * labels.  NULL if stmt is anything else.
+ */
+static CopyStmt *
+copy_to_as_query(CopyStmt *stmt)
+{
+	Relation	rel;
+	SelectStmt *select;
+	RangeVar   *rv;
+	List	   *targets = NIL;
+	CopyStmt   *newstmt;
+
+	if (stmt->is_from || stmt->relation == NULL || stmt->query != NULL ||
+		!OidIsValid(label_column_type()))
+		return NULL;
+
+	rel = relation_openrv(stmt->relation, AccessShareLock);
+	if (!is_labelheap_relation(rel) || label_column_attnum(rel) == 0)
+	{
+		relation_close(rel, AccessShareLock);
+		return NULL;
+	}
+
+	if (stmt->attlist != NIL)
+	{
+		ListCell   *lc;
+
+		foreach(lc, stmt->attlist)
+		{
+			ResTarget  *rt = makeNode(ResTarget);
+			ColumnRef  *cr = makeNode(ColumnRef);
+
+			cr->fields = list_make1(makeString(pstrdup(strVal(lfirst(lc)))));
+			cr->location = -1;
+			rt->val = (Node *) cr;
+			rt->location = -1;
+			targets = lappend(targets, rt);
+		}
+	}
+	else
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		int			i;
+
+		for (i = 0; i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+			ResTarget  *rt;
+			ColumnRef  *cr;
+
+			if (att->attisdropped || att->attgenerated)
+				continue;
+			rt = makeNode(ResTarget);
+			cr = makeNode(ColumnRef);
+			cr->fields = list_make1(makeString(pstrdup(NameStr(att->attname))));
+			cr->location = -1;
+			rt->val = (Node *) cr;
+			rt->location = -1;
+			targets = lappend(targets, rt);
+		}
+	}
+
+	/* the table found now, whatever the search_path finds later */
+	rv = makeRangeVar(get_namespace_name(RelationGetNamespace(rel)),
+					  pstrdup(RelationGetRelationName(rel)), -1);
+	rv->inh = false;
+	relation_close(rel, NoLock);
+
+	select = makeNode(SelectStmt);
+	select->targetList = targets;
+	select->fromClause = list_make1(rv);
+
+	newstmt = copyObject(stmt);
+	newstmt->relation = NULL;
+	newstmt->attlist = NIL;
+	newstmt->query = (Node *) select;
+	return newstmt;
+}
+
+static void
+label_column_process_utility(PlannedStmt *pstmt, const char *queryString,
+							 bool readOnlyTree, ProcessUtilityContext context,
+							 ParamListInfo params, QueryEnvironment *queryEnv,
+							 DestReceiver *dest, QueryCompletion *qc)
+{
+	if (IsA(pstmt->utilityStmt, CopyStmt))
+	{
+		CopyStmt   *newstmt = copy_to_as_query((CopyStmt *) pstmt->utilityStmt);
+
+		if (newstmt != NULL)
+		{
+			pstmt = copyObject(pstmt);
+			pstmt->utilityStmt = (Node *) newstmt;
+			readOnlyTree = false;
+		}
+	}
+
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context,
+							 params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
+void
+label_column_init(void)
+{
+	prev_object_access_hook = object_access_hook;
+	object_access_hook = label_column_object_access;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = label_column_process_utility;
+	CacheRegisterSyscacheCallback(TYPEOID, invalidate_label_type, (Datum) 0);
+}
