@@ -72,23 +72,7 @@ awk -F'\t' -v OFS='\t' '
 			print ""
 		}
 	}' "$WORK/medians.tsv" >"$BENCH_OUT/results.dat"
-gnuplot <<GP 2>"$WORK/gnuplot.log" || { note "gnuplot failed: $(head -3 "$WORK/gnuplot.log")"; }
-set terminal pngcairo size 1100,600 font "sans,10"
-set output "$BENCH_OUT/results.png"
-set title "labelheap and RLS, speed relative to heap (1 = heap; higher is better)\\n$(date -u +%Y-%m-%d), $(nproc) cores, median of $BENCH_ROUNDS"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set datafile missing "-"
-set datafile separator "\t"
-set yrange [0:*]
-set logscale y 2
-set yrange [0.01:2]
-set ytics (0.01, 0.03, 0.1, 0.25, 0.5, 0.75, 0.95, 1, 1.5)
-set grid ytics
-set key top right
-set xtics rotate by -20 noenhanced
-set arrow from graph 0, first 0.95 to graph 1, first 0.95 nohead dt 2 lc rgb "red"
-plot for [c=2:5] "$BENCH_OUT/results.dat" using c:xtic(1) title columnheader(c)
-GP
+"$BENCH_DIR/plot.sh" "$BENCH_OUT/results.dat" "$BENCH_OUT/results.png" \
+	"$(date -u +%Y-%m-%d), $(nproc) cores, median of $BENCH_ROUNDS" 2>"$WORK/gnuplot.log" ||
+	note "gnuplot failed: $(head -3 "$WORK/gnuplot.log")"
 cat "$BENCH_OUT/results.md"
