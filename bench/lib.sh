@@ -1,0 +1,110 @@
+# bench/lib.sh -- sourced by bench/run.sh and the parts in bench/parts/:
+# the cluster every variant shares, the labels and roles of the variants,
+# timing and medians.  Needs scripts/pgenv.sh sourced first.
+
+# --- durations and sizes (env overrides, so that development runs are short)
+BENCH_SECONDS=${BENCH_SECONDS:-40}		# one pgbench run
+BENCH_ROUNDS=${BENCH_ROUNDS:-3}			# runs per variant; the median is reported
+BENCH_SCALE=${BENCH_SCALE:-10}			# pgbench scale
+BENCH_CLIENTS=${BENCH_CLIENTS:-2}		# pgbench clients (= threads)
+BENCH_ROWS=${BENCH_ROWS:-10000000}		# rows of the scan and COPY tables
+BENCH_LABEL_RUNS=${BENCH_LABEL_RUNS:-4}	# runs of each label in the scan table
+BENCH_UPDATE_ROWS=${BENCH_UPDATE_ROWS:-10000}	# rows of the TOAST update
+BENCH_VALUE_KB=${BENCH_VALUE_KB:-100}	# size of each fresh out-of-line value
+BENCH_LOOKUPS=${BENCH_LOOKUPS:-1000000}	# index point lookups a run
+BENCH_LABELS=${BENCH_LABELS:-100000}	# labels interned for the memory figures
+
+# --- the policy: Debian's MLS reference policy through libsepol, for every
+# variant (heap variants ignore it).  One cluster, one policy: variants
+# differ only in the labels of their rows and the session reading them, so
+# the ratios compare like with like.  MLS reads need the session's low level
+# to dominate the row's level; MLS writes need them equal.
+BENCH_POLICY=${BENCH_POLICY:-/etc/selinux/mls/policy/policy.33}
+
+# 64 row labels: sensitivities s0..s15 x one of categories c0..c3
+ROW_TYPE=system_u:object_r:sepgsql_table_t
+row_label() { echo "$ROW_TYPE:s$(($1 / 4)):c$(($1 % 4))"; }	# 0..63
+# an ordinary user (staff_t) cleared for all 64, and one cleared for s0-s7,
+# i.e. for 32 of them: "about half the rows"
+READER_ALL=staff_u:staff_r:staff_t:s15:c0.c1023
+READER_HALF=staff_u:staff_r:staff_t:s7:c0.c1023
+# pgbench's rows must be writable by its session (MLS: same level), so its
+# visible rows carry the session's level and hidden ones a higher level
+PGB_CLIENT=staff_u:staff_r:staff_t:s0
+PGB_VISIBLE=$ROW_TYPE:s0
+pgb_hidden_label() { echo "$ROW_TYPE:s$((1 + $1 % 15)):c$(($1 % 4))"; }	# never readable at s0
+# set-up sessions (superuser): unconfined_t may relabel (choose a row's
+# label); MLS still wants their level to equal the row's
+ADMIN_LABEL=unconfined_u:unconfined_r:unconfined_t:s0-s15:c0.c1023
+writer_for() { echo "unconfined_u:unconfined_r:unconfined_t:${1##*:sepgsql_table_t:}"; }
+
+bench_cluster_conf() {
+	# the same tuning for every variant; fsync on, as a real server.
+	# autovacuum off and explicit VACUUMs: a worker starting in one
+	# variant's run and not another's would be noise.  One process a
+	# query (2 cores): parallel workers would compete with the 2 pgbench
+	# clients and blur per-row costs.  No JIT: compile time is noise here.
+	BENCH_CONF=(
+		"shared_buffers = '1GB'" "max_wal_size = '8GB'" "checkpoint_timeout = '30min'"
+		"fsync = on" "synchronous_commit = on" "autovacuum = off"
+		"max_parallel_workers_per_gather = 0" "jit = off"
+		"max_connections = 50"
+		"labelam.provider = 'sepol'" "labelam.policy_file = '$BENCH_POLICY'"
+		"labelam.default_client_label = '$ADMIN_LABEL'"
+		"labelam.max_labels = $((BENCH_LABELS + ${BENCH_LABELS_CANON:-10000} + 1000))"
+	)
+}
+
+# --- features that enforcement brings (or not yet): checked once
+guc_exists() { [ "$(psql_q -d postgres -At -c "SELECT count(*) FROM pg_settings WHERE name = '$1'")" = 1 ]; }
+detect_features() {
+	HAVE_DEBUG_SECID=0; guc_exists labelam.debug_insert_secid && HAVE_DEBUG_SECID=1
+	HAVE_INSERT_LABEL=0; guc_exists labelam.insert_label && HAVE_INSERT_LABEL=1
+	export HAVE_DEBUG_SECID HAVE_INSERT_LABEL
+}
+
+# options that make a set-up session write rows labeled $1 (superuser):
+# the session's own label at that level, and the row label asked for
+write_opts() {
+	local label=$1 o
+	o="-c labelam.default_client_label=$(writer_for "$label")"
+	[ "$HAVE_INSERT_LABEL" = 1 ] && o="$o -c labelam.insert_label=$label"
+	[ "$HAVE_DEBUG_SECID" = 1 ] && o="$o -c labelam.debug_insert_secid=$(secid_of "$1")"
+	echo "$o"
+}
+declare -A _SECID
+secid_of() {	# secid of a label, interned in database $BENCH_DB
+	if [ -z "${_SECID[$1]:-}" ]; then
+		_SECID[$1]=$(psql_q -d "${BENCH_DB:-postgres}" -At -c "SELECT labelam.intern_label('$1')")
+	fi
+	echo "${_SECID[$1]}"
+}
+
+# roles of the measured sessions: not superusers (RLS exempts those)
+make_roles() {	# database
+	psql_q -d "$1" -c "INSERT INTO labelam.role_label VALUES
+		('bench_all', '$READER_ALL'), ('bench_half', '$READER_HALF'), ('bench_pgb', '$PGB_CLIENT')
+		ON CONFLICT DO NOTHING" >/dev/null
+}
+
+# --- measuring
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+now() { date +%s.%N; }
+# record RESULT part metric variant value unit "note": one line of the raw data
+record() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$RAW"; }
+# seconds a query takes, from the server's own \timing, as role $1 in db $2
+# (role "-": db is a connection string, e.g. writer_conn's, as superuser)
+time_query() {	# role db sql [settings-sql]
+	local u=(-U "$1"); [ "$1" = - ] && u=()
+	as_user "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "${u[@]}" -d "$2" \
+		-c "${4:-SELECT}" -c '\timing on' -c "$3" 2>&1 | awk '/^Time: / {t = $2} /ERROR/ {e = 1} END {if (!e && t) printf "%.4f\n", t / 1000}'
+}
+log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+note() { echo "- $*" >>"$NOTES"; log "NOTE: $*"; }
+
+# connection string of a set-up session writing rows labeled $2 in db $1
+writer_conn() { echo "dbname=$1 options='$(write_opts "$2")'"; }
+# psql as such a session: writer_psql db label psql-args...
+writer_psql() { local db=$1 label=$2; shift 2; psql_q -d "$(writer_conn "$db" "$label")" "$@"; }
+# psql as a measured role: role_psql role db psql-args...
+role_psql() { local r=$1 db=$2; shift 2; psql_q -U "$r" -d "$db" "$@"; }

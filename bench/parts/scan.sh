@@ -1,0 +1,82 @@
+# parts/scan.sh (sourced by run.sh) -- count(*) over BENCH_ROWS rows whose
+# labels are 64 labels (each in BENCH_LABEL_RUNS runs of consecutive rows,
+# as rows arrive from sessions of different labels), read by a session
+# cleared for all of them or for half; then index point lookups.
+#   heap            the rows, no labels
+#   labelheap       labelheap, read by bench_all (cleared for all 64 labels)
+#   labelheap-half  the same table read by bench_half (32 of 64 labels)
+#   rls             heap + a label column (secid) and a SELECT policy calling
+#                   labelam.check_row_access(secid), read by bench_all
+#   rls-half        the same table read by bench_half
+# Rows of 72 bytes in heap (int8, int4, a 32-byte text), 80 in labelheap.
+# Same rows in the same order in every table; no parallel workers.
+SCAN_VARIANTS=(heap labelheap labelheap-half rls rls-half)
+N=$BENCH_ROWS
+RUN=$(( (N + 64 * BENCH_LABEL_RUNS - 1) / (64 * BENCH_LABEL_RUNS) ))	# rows a run
+
+scan_table() { case $1 in heap) echo t_heap ;; labelheap*) echo t_lh ;; rls*) echo t_rls ;; esac; }
+scan_role() { case $1 in *-half) echo bench_half ;; *) echo bench_all ;; esac; }
+
+psql_q -d postgres -c "CREATE DATABASE scan" >/dev/null
+psql_q -d scan -c "CREATE EXTENSION labelam" >/dev/null
+make_roles scan
+BENCH_DB=scan
+# secids of the 64 labels, in label order, for the label column
+SECIDS=$(for k in $(seq 0 63); do secid_of "$(row_label "$k")"; done | paste -sd,)
+psql_q -d scan -c "
+	CREATE TABLE t_heap (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING heap;
+	CREATE TABLE t_lh (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING labelheap;
+	CREATE TABLE t_rls (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL, secid oid NOT NULL) USING heap;
+	INSERT INTO t_heap SELECT i, i % 1000, md5(i::text) FROM generate_series(0, $N - 1) i;
+	INSERT INTO t_rls SELECT i, i % 1000, md5(i::text), ('{$SECIDS}'::oid[])[(i / $RUN) % 64 + 1] FROM generate_series(0, $N - 1) i;
+	ALTER TABLE t_rls ENABLE ROW LEVEL SECURITY;
+	CREATE POLICY sel ON t_rls FOR SELECT USING (labelam.check_row_access(secid, '{select}'));
+	GRANT SELECT ON t_heap, t_lh, t_rls TO bench_all, bench_half" >/dev/null || die "scan tables failed"
+# labelheap: run j of rows written by a session of label j % 64, in one
+# psql that reconnects for each run
+for j in $(seq 0 $(( (N + RUN - 1) / RUN - 1 ))); do
+	echo "\\connect \"$(writer_conn scan "$(row_label $((j % 64)))")\""
+	echo "INSERT INTO t_lh SELECT i, i % 1000, md5(i::text) FROM generate_series($((j * RUN)), least($(((j + 1) * RUN - 1)), $N - 1)) i;"
+done >"$WORK/scan_load.sql"
+psql_q -f "$WORK/scan_load.sql" >/dev/null || die "loading t_lh failed"
+psql_q -d scan -c "VACUUM (FREEZE, ANALYZE) t_heap, t_lh, t_rls" \
+	-c "ALTER TABLE t_heap ADD PRIMARY KEY (id)" -c "ALTER TABLE t_lh ADD PRIMARY KEY (id)" \
+	-c "ALTER TABLE t_rls ADD PRIMARY KEY (id)" -c CHECKPOINT >/dev/null || die "scan tables: vacuum/index failed"
+psql_q -d scan -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FROM pg_class WHERE relname IN ('t_heap', 't_lh', 't_rls') ORDER BY 1" |
+	tr '\n' ' ' | sed 's/^/table sizes: /' >&2; echo >&2
+
+for v in "${SCAN_VARIANTS[@]}"; do
+	c=$(role_psql "$(scan_role "$v")" scan -At -c "SELECT count(*) FROM $(scan_table "$v")")
+	log "scan $v: $(scan_role "$v") sees $c of $N rows"
+	record scan "rows visible" "$v" "$c" info
+done
+
+# a warm-up scan of each table (pages in the OS cache, hint bits set)
+for v in heap labelheap rls; do role_psql bench_all scan -At -c "SELECT count(*) FROM $(scan_table "$v")" >/dev/null; done
+for r in $(seq 1 "$BENCH_ROUNDS"); do
+	for v in "${SCAN_VARIANTS[@]}"; do
+		s=$(time_query "$(scan_role "$v")" scan "SELECT count(*) FROM $(scan_table "$v")")
+		[ -n "$s" ] || { note "scan on $v failed"; continue; }
+		record scan "count(*) of $N rows (s)" "$v" "$s" lower
+		log "round $r scan $v: $s s"
+	done
+done
+
+# index point lookups: BENCH_LOOKUPS primary-key probes in one statement
+# (nested loop of index scans; rows of hidden labels are probed too).  The
+# keys come from a subquery (OFFSET 0 keeps it one): "id = k" is then
+# leakproof, so RLS may use it as an index condition below its policy;
+# "id = (g * 7919) % n" would not be (int8mul can fail), and RLS would
+# scan the whole table for each probe.
+L=$BENCH_LOOKUPS
+for r in $(seq 1 "$BENCH_ROUNDS"); do
+	for v in "${SCAN_VARIANTS[@]}"; do
+		s=$(time_query "$(scan_role "$v")" scan \
+			"SELECT count(x.v) FROM (SELECT (g * 7919) % $N AS k FROM generate_series(1::int8, $L) g OFFSET 0) s,
+				LATERAL (SELECT v FROM $(scan_table "$v") WHERE id = s.k) x" \
+			"SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off")
+		[ -n "$s" ] || { note "lookups on $v failed"; continue; }
+		record lookup "$L index lookups (s)" "$v" "$s" lower
+		log "round $r lookups $v: $s s"
+	done
+done
