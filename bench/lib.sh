@@ -55,21 +55,12 @@ bench_cluster_conf() {
 	)
 }
 
-# --- features that enforcement brings (or not yet): checked once
-guc_exists() { [ "$(psql_q -d postgres -At -c "SELECT count(*) FROM pg_settings WHERE name = '$1'")" = 1 ]; }
-detect_features() {
-	HAVE_DEBUG_SECID=0; guc_exists labelam.debug_insert_secid && HAVE_DEBUG_SECID=1
-	HAVE_INSERT_LABEL=0; guc_exists labelam.insert_label && HAVE_INSERT_LABEL=1
-	export HAVE_DEBUG_SECID HAVE_INSERT_LABEL
-}
-
 # options that make a set-up session write rows labeled $1 (superuser):
 # the session's own label at that level, and the row label asked for
 write_opts() {
 	local label=$1 o
 	o="-c labelam.default_client_label=$(writer_for "$label")"
-	[ "$HAVE_INSERT_LABEL" = 1 ] && o="$o -c labelam.insert_label=$label"
-	[ "$HAVE_DEBUG_SECID" = 1 ] && o="$o -c labelam.debug_insert_secid=$(secid_of "$1")"
+	o="$o -c labelam.insert_label=$label"
 	echo "$o"
 }
 declare -A _SECID

@@ -16,4 +16,4 @@ case $n in
 *) die "probe: bench_half sees $n rows of 2" ;;
 esac
 psql_q -d postgres -c "DROP TABLE bench_probe" >/dev/null
-log "features: filter=$HAVE_FILTER debug_insert_secid=$HAVE_DEBUG_SECID insert_label=$HAVE_INSERT_LABEL"
+log "features: filter=$HAVE_FILTER"

@@ -36,7 +36,6 @@ RAW=$WORK/raw.tsv; NOTES=$WORK/notes.md; : >"$RAW"; : >"$NOTES"
 
 psql_q -d postgres -c 'CREATE EXTENSION labelam' \
 	-c 'CREATE ROLE bench_all LOGIN' -c 'CREATE ROLE bench_half LOGIN' -c 'CREATE ROLE bench_pgb LOGIN' >/dev/null
-detect_features
 make_roles postgres
 . "$BENCH_DIR/probe.sh"
 

@@ -67,10 +67,6 @@ pgb_load() {	# variant
 				EXECUTE format('CREATE POLICY ins ON %I FOR INSERT WITH CHECK (labelam.check_row_access(secid, ''{insert}''))', t);
 			END LOOP; END \$\$" >/dev/null || die "RLS policies failed"
 	fi
-	if [ "$am" = labelheap ] && [ "$HAVE_FILTER" = 0 ] && [ "$HAVE_DEBUG_SECID" = 1 ]; then
-		# no policy labels new rows yet: the history rows need one
-		psql_q -d "$db" -c "ALTER ROLE bench_pgb IN DATABASE $db SET labelam.debug_insert_secid = $(secid_of "$PGB_VISIBLE")" >/dev/null
-	fi
 	psql_q -d "$db" -c "GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_tellers, pgbench_branches TO bench_pgb;
 		GRANT SELECT, INSERT ON pgbench_history TO bench_pgb" >/dev/null
 	as_user "$PGBIN/pgbench" -i -q -I vp "$db" >>"$WORK/pgb_init_$v.log" 2>&1 ||
