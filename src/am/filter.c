@@ -5,32 +5,33 @@
  *	  executor under an MVCC snapshot drops the tuples the session may not
  *	  select, before the executor sees them.
  *
- * Only MVCC reads are filtered.  Non-MVCC access (unique checks and ON
- * CONFLICT arbiters with SnapshotDirty, triggers and VACUUM FULL with
- * SnapshotAny, index builds, which run as heap) must see every tuple, or
- * integrity would suffer: that uniqueness reveals a hidden row's existence
- * is the covert channel SE-PostgreSQL and RLS also accept.  Two MVCC
- * contexts are integrity checks too and read unfiltered:
- *	- referential-integrity queries, which PostgreSQL runs with
- *	  SECURITY_NOFORCE_RLS (they bypass row-level security the same way);
- *	- the scans ALTER TABLE itself makes (rewrites, constraint validation),
- *	  recognized as scans begun while ALTER TABLE runs and no executor does:
- *	  a query run by a function that ALTER TABLE evaluates (say, in a
- *	  volatile default) runs in an executor and is filtered.
- * RI_Initial_Check, which validates a new foreign key with one query of
- * its own, is steered to the row-by-row check (see filter_check_perms).
+ * How a row the session may not select is treated depends on who reads
+ * (frames.c): skipped for queries and COPY TO, an ERROR for the scans
+ * utility commands and referential actions make, returned only to
+ * referential-integrity checks.  Non-MVCC access (unique checks and ON
+ * CONFLICT arbiters with SnapshotDirty, trigger fetches with SnapshotAny)
+ * is never filtered: integrity needs every tuple, and those tuples reach
+ * no user code.  That uniqueness reveals a hidden row's existence is the
+ * covert channel SE-PostgreSQL and RLS also accept.
+ * RI_Initial_Check, which validates a new foreign key with one query run as
+ * the current user, is steered to the row-by-row check (see
+ * filter_check_perms).
+ *
+ * Row locks on a row the session may not select are refused, unless they
+ * follow an update chain from a row it could select (EvalPlanQual), where
+ * the hidden newest version behaves as deleted: ON CONFLICT DO UPDATE
+ * meeting a hidden conflicting row fails at once instead of retrying.
  *
  * Index-only scans would answer from the index and the visibility map
  * without asking the AM: ios.c makes them ask.  Bitmap heap scans always
- * fetch tuples in
- * PostgreSQL >= 15.13.  ANALYZE samples only rows the analyzing process may
- * select; a process with no label (autovacuum) samples none.
+ * fetch tuples in PostgreSQL >= 15.13.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "storage/bufmgr.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "catalog/pg_class.h"
@@ -43,32 +44,43 @@
 #include "am/labelheap.h"
 #include "avc/avc.h"
 
-static int	executor_depth = 0;
-
-static ExecutorRun_hook_type prev_ExecutorRun = NULL;
 static ExecutorCheckPerms_hook_type prev_ExecutorCheckPerms = NULL;
 
-/* Are rows read with this snapshot, here and now, filtered? */
-static inline bool
-filtered(Snapshot snapshot)
+/* How are rows read with this snapshot, here and now, treated? */
+static inline LabelheapReadMode
+read_mode(Snapshot snapshot)
 {
 	if (snapshot == NULL || !IsMVCCSnapshot(snapshot))
-		return false;
-	if (InNoForceRLSOperation())
-		return false;
-	if (labelheap_in_alter_table() && executor_depth == 0)
-		return false;
-	return true;
+		return READ_UNFILTERED;
+	return labelheap_frame_mode();
+}
+
+static inline Oid
+slot_secid(TupleTableSlot *slot)
+{
+	HeapTuple	tuple = ((BufferHeapTupleTableSlot *) slot)->base.tuple;
+
+	return labelheap_header_secid(tuple->t_data, tuple->t_len);
 }
 
 static inline bool
 slot_readable(Relation rel, TupleTableSlot *slot)
 {
-	HeapTuple	tuple = ((BufferHeapTupleTableSlot *) slot)->base.tuple;
+	return avc_check_tuple(rel, slot_secid(slot), AVC_DB_TUPLE_SELECT);
+}
 
-	return avc_check_tuple(rel,
-						   labelheap_header_secid(tuple->t_data, tuple->t_len),
-						   AVC_DB_TUPLE_SELECT);
+/*
+ * May the slot's tuple go to the caller?  A strict read of a row the
+ * session may not select fails here, before anything sees the row.
+ */
+static inline bool
+slot_passes(Relation rel, TupleTableSlot *slot, LabelheapReadMode mode)
+{
+	if (mode == READ_UNFILTERED || slot_readable(rel, slot))
+		return true;
+	if (mode == READ_STRICT)
+		labelheap_beyond_reach(rel, NULL);
+	return false;
 }
 
 bool
@@ -76,16 +88,17 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 						   TupleTableSlot *slot)
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-	bool		filter = filtered(scan->rs_snapshot);
+	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
 
 	while (heap->scan_getnextslot(scan, direction, slot))
 	{
-		/* ALTER TABLE's rewrite source is read whole, see labeling.c */
-		if (unlikely(labelheap_rewrite_active) &&
-			labelheap_rewrite_scan_tuple(scan, slot))
+		if (slot_passes(scan->rs_rd, slot, mode))
+		{
+			/* ALTER TABLE's rewrite carries labels, see labeling.c */
+			if (unlikely(labelheap_rewrite_active))
+				labelheap_rewrite_scan_tuple(scan, slot_secid(slot));
 			return true;
-		if (!filter || slot_readable(scan->rs_rd, slot))
-			return true;
+		}
 	}
 	return false;
 }
@@ -96,11 +109,11 @@ labelheap_scan_getnextslot_tidrange(TableScanDesc scan,
 									TupleTableSlot *slot)
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-	bool		filter = filtered(scan->rs_snapshot);
+	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
 
 	while (heap->scan_getnextslot_tidrange(scan, direction, slot))
 	{
-		if (!filter || slot_readable(scan->rs_rd, slot))
+		if (slot_passes(scan->rs_rd, slot, mode))
 			return true;
 	}
 	return false;
@@ -116,11 +129,14 @@ labelheap_index_fetch_tuple(struct IndexFetchTableData *scan,
 													  call_again, all_dead))
 		return false;
 	/* an MVCC snapshot sees one version of a HOT chain: no call_again */
-	if (filtered(snapshot) && !slot_readable(scan->rel, slot))
+	if (!slot_passes(scan->rel, slot, read_mode(snapshot)))
 	{
 		ExecClearTuple(slot);
 		return false;
 	}
+	/* what an exclusion constraint's conflict message may show */
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
+		labelheap_note_conflict_row(slot_secid(slot));
 	return true;
 }
 
@@ -131,7 +147,7 @@ labelheap_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 	if (!GetHeapamTableAmRoutine()->tuple_fetch_row_version(rel, tid, snapshot,
 															slot))
 		return false;
-	if (filtered(snapshot) && !slot_readable(rel, slot))
+	if (!slot_passes(rel, slot, read_mode(snapshot)))
 	{
 		ExecClearTuple(slot);
 		return false;
@@ -140,9 +156,46 @@ labelheap_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 }
 
 /*
+ * Is the tuple version at tid one the session may not select?  (No version
+ * there at all is for heap's tuple_lock to report.)
+ */
+static bool
+stored_version_hidden(Relation rel, ItemPointer tid)
+{
+	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
+	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(tid));
+	Page		page;
+	bool		present = false;
+	Oid			secid = InvalidOid;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
+	{
+		ItemId		lp = PageGetItemId(page, offnum);
+
+		if (ItemIdIsNormal(lp))
+		{
+			present = true;
+			secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
+										   ItemIdGetLength(lp));
+		}
+	}
+	UnlockReleaseBuffer(buf);
+	return present && !avc_check_tuple(rel, secid, AVC_DB_TUPLE_SELECT);
+}
+
+/*
  * Row locks follow the update chain to the newest version (EvalPlanQual);
- * a newest version the session may not select behaves as deleted.  The
- * lock stays taken, as it would on a row that is then deleted.
+ * a newest version the session may not select behaves as deleted, or is
+ * an error for strict readers.  The lock stays taken, as it would on a row
+ * that is then deleted.
+ *
+ * The version at tid itself must be one the session may select: filtered
+ * scans hand out no others, so a hidden one comes from a non-MVCC lookup,
+ * i.e. ON CONFLICT DO UPDATE's arbiter.  Locking it would wait for its
+ * lockers and then report it as deleted, and the executor would retry the
+ * insertion forever; it is refused before anything is locked.
  */
 TM_Result
 labelheap_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
@@ -150,12 +203,23 @@ labelheap_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 					 LockWaitPolicy wait_policy, uint8 flags,
 					 TM_FailureData *tmfd)
 {
+	LabelheapReadMode rmode = read_mode(snapshot);
 	TM_Result	result;
 
+	if (rmode != READ_UNFILTERED && stored_version_hidden(rel, tid))
+	{
+		if (rmode == READ_STRICT)
+			labelheap_beyond_reach(rel, NULL);
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to update a conflicting row of relation \"%s\"",
+						RelationGetRelationName(rel)),
+				 errdetail("The conflicting row is beyond the reach of the session's security label.")));
+	}
 	result = GetHeapamTableAmRoutine()->tuple_lock(rel, tid, snapshot, slot,
 												   cid, mode, wait_policy,
 												   flags, tmfd);
-	if (result == TM_Ok && filtered(snapshot) && !slot_readable(rel, slot))
+	if (result == TM_Ok && !slot_passes(rel, slot, rmode))
 	{
 		tmfd->ctid = slot->tts_tid;
 		tmfd->xmax = InvalidTransactionId;
@@ -172,11 +236,11 @@ labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 								 TupleTableSlot *slot)
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-	bool		filter = filtered(scan->rs_snapshot);
+	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
 
 	while (heap->scan_bitmap_next_tuple(scan, tbmres, slot))
 	{
-		if (!filter || slot_readable(scan->rs_rd, slot))
+		if (slot_passes(scan->rs_rd, slot, mode))
 			return true;
 	}
 	return false;
@@ -188,11 +252,11 @@ labelheap_scan_sample_next_tuple(TableScanDesc scan,
 								 TupleTableSlot *slot)
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-	bool		filter = filtered(scan->rs_snapshot);
+	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
 
 	while (heap->scan_sample_next_tuple(scan, scanstate, slot))
 	{
-		if (!filter || slot_readable(scan->rs_rd, slot))
+		if (slot_passes(scan->rs_rd, slot, mode))
 			return true;
 	}
 	return false;
@@ -214,25 +278,6 @@ labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 			return true;
 	}
 	return false;
-}
-
-static void
-filter_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
-				   uint64 count, bool execute_once)
-{
-	executor_depth++;
-	PG_TRY();
-	{
-		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, direction, count, execute_once);
-		else
-			standard_ExecutorRun(queryDesc, direction, count, execute_once);
-	}
-	PG_FINALLY();
-	{
-		executor_depth--;
-	}
-	PG_END_TRY();
 }
 
 static bool
@@ -282,8 +327,6 @@ filter_check_perms(List *rangeTable, bool ereport_on_violation)
 void
 labelheap_filter_init(void)
 {
-	prev_ExecutorRun = ExecutorRun_hook;
-	ExecutorRun_hook = filter_ExecutorRun;
 	prev_ExecutorCheckPerms = ExecutorCheckPerms_hook;
 	ExecutorCheckPerms_hook = filter_check_perms;
 }

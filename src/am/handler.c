@@ -5,8 +5,18 @@
  *	  where a tuple is handed to the executor (filter.c), where a tuple is
  *	  written (write.c, rewrite.c), where labels are carried
  *	  through ALTER TABLE rewrites and partition moves (labeling.c,
- *	  write.c), and where heap's code
- *	  insists on being called for heap itself (index builds).
+ *	  write.c), and where heap's code insists on being called for heap
+ *	  itself (index builds: index_build.c, index_validate.c).
+ *
+ * labelam_am_init() registers the subsystem's settings and hooks, in this
+ * order (each hook chains to the one installed before it):
+ *	frames.c	ExecutorRun, ExecutorFinish, ProcessUtility: who reads
+ *	refuse.c	ProcessUtility: DDL after which rows would leave labelheap
+ *	labeling.c	transaction end: forget carried labels
+ *	filter.c	ExecutorCheckPerms: RI_Initial_Check goes row by row
+ *	messages.c	emit_log_hook: conflict messages about hidden rows
+ *	ios.c		ExecutorStart: index-only scans ask the table
+ *	label_column.c	the declared label column's DDL checks
  *
  *-------------------------------------------------------------------------
  */
@@ -46,61 +56,6 @@ labelheap_scan_end(TableScanDesc scan)
 	if (unlikely(labelheap_rewrite_active))
 		labelheap_rewrite_scan_end(scan);
 	GetHeapamTableAmRoutine()->scan_end(scan);
-}
-
-/*
- * Heap's index build and validation scans use heap_getnext(), which
- * refuses any relation whose routine is not heap's.  They must see every
- * tuple anyway, so run them as heap, restoring the routine on any exit.
- */
-static double
-labelheap_index_build_range_scan(Relation rel, Relation indexRelation,
-								 struct IndexInfo *indexInfo, bool allow_sync,
-								 bool anyvisible, bool progress,
-								 BlockNumber start_blockno,
-								 BlockNumber numblocks,
-								 IndexBuildCallback callback,
-								 void *callback_state, TableScanDesc scan)
-{
-	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-	const TableAmRoutine *saved = rel->rd_tableam;
-	double		ntuples;
-
-	rel->rd_tableam = heap;
-	PG_TRY();
-	{
-		ntuples = heap->index_build_range_scan(rel, indexRelation, indexInfo,
-											   allow_sync, anyvisible, progress,
-											   start_blockno, numblocks,
-											   callback, callback_state, scan);
-	}
-	PG_FINALLY();
-	{
-		rel->rd_tableam = saved;
-	}
-	PG_END_TRY();
-	return ntuples;
-}
-
-static void
-labelheap_index_validate_scan(Relation rel, Relation indexRelation,
-							  struct IndexInfo *indexInfo, Snapshot snapshot,
-							  struct ValidateIndexState *state)
-{
-	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-	const TableAmRoutine *saved = rel->rd_tableam;
-
-	rel->rd_tableam = heap;
-	PG_TRY();
-	{
-		heap->index_validate_scan(rel, indexRelation, indexInfo, snapshot,
-								  state);
-	}
-	PG_FINALLY();
-	{
-		rel->rd_tableam = saved;
-	}
-	PG_END_TRY();
 }
 
 /* TOAST rows carry no labels: the TOAST relation is a plain heap */
@@ -167,8 +122,11 @@ labelam_am_init(void)
 							 false,
 							 PGC_SUSET, 0,
 							 NULL, NULL, NULL);
+	labelheap_frames_init();
+	labelheap_refuse_init();
 	labelheap_labeling_init();
 	labelheap_filter_init();
+	labelheap_messages_init();
 	labelheap_ios_init();
 	labelheap_label_column_init();
 }

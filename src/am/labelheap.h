@@ -28,6 +28,8 @@
 #include "access/toast_helper.h"
 #include "utils/relcache.h"
 
+struct HeapScanDescData;
+
 #define LABELHEAP_HAS_LABEL		0x0008	/* HEAP_HASOID_OLD in PG < 12 */
 #define LABELHEAP_LABEL_SIZE	8
 
@@ -41,14 +43,34 @@ extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
 									bool (*accept) (HeapTupleHeader tup));
 
-/* labeling.c: where the label of a new tuple comes from */
+/* frames.c: who reads, and how rows beyond the session's reach are treated */
+typedef enum LabelheapReadMode
+{
+	READ_FILTERED,				/* skipped */
+	READ_STRICT,				/* an ERROR */
+	READ_UNFILTERED				/* returned (integrity checks only) */
+} LabelheapReadMode;
+
+extern LabelheapReadMode labelheap_frame_mode(void);
+extern uint64 labelheap_frame_id(void);
+extern bool labelheap_frame_is_utility(NodeTag stmt);
+extern void labelheap_beyond_reach(Relation rel, const char *action)
+			pg_attribute_noreturn();
+extern void labelheap_frames_init(void);
+
+/* refuse.c: DDL after which rows would leave labelheap */
 extern bool labelheap_allow_unlabel;
+extern void labelheap_refuse_init(void);
+
+/* messages.c: what error messages may show */
+extern void labelheap_note_conflict_row(Oid secid);
+extern void labelheap_messages_init(void);
+
+/* labeling.c: where the label of a new tuple comes from */
 extern Oid	labelheap_new_secid(Relation rel, uint32 *perms);
 extern void labelheap_rewrite_scan_begin(TableScanDesc scan);
 extern void labelheap_rewrite_scan_end(TableScanDesc scan);
-extern bool labelheap_rewrite_scan_tuple(TableScanDesc scan,
-										 TupleTableSlot *slot);
-extern bool labelheap_in_alter_table(void);
+extern void labelheap_rewrite_scan_tuple(TableScanDesc scan, Oid secid);
 extern void labelheap_row_moving(Relation from, Oid secid);
 extern void labelheap_labeling_init(void);
 extern PGDLLIMPORT bool labelheap_rewrite_active;
@@ -158,6 +180,31 @@ extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 
 /* ios.c: index-only scans that ask the AM */
 extern void labelheap_ios_init(void);
+
+/* index_build.c, index_validate.c: index builds and validation, strict */
+extern double labelheap_index_build_range_scan(Relation heapRelation,
+											   Relation indexRelation,
+											   struct IndexInfo *indexInfo,
+											   bool allow_sync,
+											   bool anyvisible,
+											   bool progress,
+											   BlockNumber start_blockno,
+											   BlockNumber numblocks,
+											   IndexBuildCallback callback,
+											   void *callback_state,
+											   TableScanDesc scan);
+extern void labelheap_index_validate_scan(Relation heapRelation,
+										  Relation indexRelation,
+										  struct IndexInfo *indexInfo,
+										  Snapshot snapshot,
+										  struct ValidateIndexState *state);
+
+/* index_scan.c: what they share */
+extern void labelheap_require_readable(Relation rel, HeapTuple tuple,
+									   const char *action);
+extern HeapTuple labelheap_build_getnext(TableScanDesc scan,
+										 TupleTableSlot *scratch);
+extern BlockNumber labelheap_build_blocks_done(struct HeapScanDescData *hscan);
 
 /* rewrite.c: VACUUM FULL and CLUSTER */
 extern void labelheap_relation_copy_for_cluster(Relation OldHeap,

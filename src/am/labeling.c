@@ -12,13 +12,18 @@
  * defaults, ...) keep theirs: ATRewriteTable scans the old
  * relation and inserts each row, as a plain set of values, into a transient
  * relation named pg_temp_<old relation's OID>.  Those rows must keep their
- * labels.  While an ALTER TABLE runs, the first sequential scan of each
- * labelheap relation is remembered as that relation's rewrite source, and an
- * insert into its transient relation takes the label of the tuple the
- * source scan returned last: ATRewriteTable strictly alternates the two.
- * Scans begun later (say, by a function in a volatile default) are not
- * sources.  SET ACCESS METHOD labelheap from heap has no labeled source, so
- * its rows get the label of new rows.
+ * labels.  The carry is tied to ALTER TABLE's own frame (frames.c): a
+ * sequential scan that the ALTER TABLE command itself begins is a rewrite
+ * source, and an insert that the same frame makes into the source's
+ * transient relation (created in this transaction) takes the label of the
+ * tuple the source returned last: ATRewriteTable strictly alternates the
+ * two.  Code that ALTER TABLE runs for the user (a volatile default, a
+ * USING expression) reads and writes in frames of its own, so it never
+ * becomes a source nor receives a carried label.  The scan is strict
+ * (every row must be one the session may select), and a carried row needs
+ * update on its label: the rewrite changes it.  SET ACCESS METHOD
+ * labelheap from heap has no labeled source, so its rows get the label of
+ * new rows.
  *
  * An UPDATE that moves a row to another partition deletes it from one and
  * inserts it, within the same command, through the partitioned table into
@@ -36,6 +41,7 @@
 #include "nodes/parsenodes.h"
 #include "tcop/utility.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -43,7 +49,6 @@
 #include "avc/avc.h"
 #include "label_store/label_store.h"
 
-bool		labelheap_allow_unlabel = false;
 
 /* the policy's label for new rows, per relation and statement */
 static Oid	default_relid = InvalidOid;
@@ -52,13 +57,13 @@ static Oid	default_secid = InvalidOid;
 
 typedef struct RewriteSource
 {
+	uint64		frame;			/* the ALTER TABLE's frame (frames.c) */
 	Oid			relid;
-	TableScanDesc scan;
+	TableScanDesc scan;			/* NULL once ended */
 	Oid			secid;			/* label of the tuple it returned last */
 } RewriteSource;
 
-/* while ALTER TABLE runs: List of RewriteSource, in TopTransactionContext */
-static int	alter_table_depth = 0;
+/* List of RewriteSource, in TopTransactionContext, until transaction end */
 static List *rewrite_sources = NIL;
 bool		labelheap_rewrite_active = false;
 
@@ -67,8 +72,6 @@ static bool row_moving = false;
 static Oid	row_moving_secid;
 static Oid	row_moving_root;
 static CommandId row_moving_cid;
-
-static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
 static Oid
 partition_root(Relation rel)
@@ -99,21 +102,16 @@ forget_rewrite_sources(void)
 void
 labelheap_rewrite_scan_begin(TableScanDesc scan)
 {
-	Oid			relid = RelationGetRelid(scan->rs_rd);
 	RewriteSource *src;
-	ListCell   *lc;
 	MemoryContext oldcxt;
 
-	if (alter_table_depth == 0 || (scan->rs_flags & SO_TYPE_SEQSCAN) == 0)
+	if ((scan->rs_flags & SO_TYPE_SEQSCAN) == 0 ||
+		!labelheap_frame_is_utility(T_AlterTableStmt))
 		return;
-	foreach(lc, rewrite_sources)
-	{
-		if (((RewriteSource *) lfirst(lc))->relid == relid)
-			return;
-	}
 	oldcxt = MemoryContextSwitchTo(TopTransactionContext);
 	src = palloc(sizeof(RewriteSource));
-	src->relid = relid;
+	src->frame = labelheap_frame_id();
+	src->relid = RelationGetRelid(scan->rs_rd);
 	src->scan = scan;
 	src->secid = InvalidOid;
 	rewrite_sources = lappend(rewrite_sources, src);
@@ -121,9 +119,9 @@ labelheap_rewrite_scan_begin(TableScanDesc scan)
 	labelheap_rewrite_active = true;
 }
 
-/* Is scan a rewrite source?  If so, remember its tuple's label. */
-bool
-labelheap_rewrite_scan_tuple(TableScanDesc scan, TupleTableSlot *slot)
+/* If scan is a rewrite source, remember the label of its tuple. */
+void
+labelheap_rewrite_scan_tuple(TableScanDesc scan, Oid secid)
 {
 	ListCell   *lc;
 
@@ -133,19 +131,10 @@ labelheap_rewrite_scan_tuple(TableScanDesc scan, TupleTableSlot *slot)
 
 		if (src->scan == scan)
 		{
-			HeapTuple	tuple = ((BufferHeapTupleTableSlot *) slot)->base.tuple;
-
-			src->secid = labelheap_header_secid(tuple->t_data, tuple->t_len);
-			return true;
+			src->secid = secid;
+			return;
 		}
 	}
-	return false;
-}
-
-bool
-labelheap_in_alter_table(void)
-{
-	return alter_table_depth > 0;
 }
 
 void
@@ -158,11 +147,7 @@ labelheap_rewrite_scan_end(TableScanDesc scan)
 		RewriteSource *src = lfirst(lc);
 
 		if (src->scan == scan)
-		{
-			/* keep the entry: the relation has had its rewrite source */
 			src->scan = NULL;
-			return;
-		}
 	}
 }
 
@@ -185,7 +170,8 @@ rewrite_source_for(Relation rel)
 	{
 		RewriteSource *src = lfirst(lc);
 
-		if (src->relid == oldrelid && src->scan != NULL)
+		if (src->relid == oldrelid && src->scan != NULL &&
+			src->frame == labelheap_frame_id())
 			return src;
 	}
 	return NULL;
@@ -211,7 +197,8 @@ policy_row_secid(Relation rel)
 /*
  * Label of a new row of rel, and in *perms the db_tuple permissions its
  * insertion needs: none when the row keeps a label it already had (table
- * rewrites, partition moves).
+ * rewrites, checked here for update, and partition moves, checked for
+ * update when the row was deleted).
  */
 Oid
 labelheap_new_secid(Relation rel, uint32 *perms)
@@ -231,6 +218,13 @@ labelheap_new_secid(Relation rel, uint32 *perms)
 						 errmsg("cannot rewrite relation with OID %u: a row has no valid security label",
 								src->relid),
 						 errhint("labelam.verify_labels() lists every such tuple.")));
+			if (!avc_check_tuple(rel, src->secid, AVC_DB_TUPLE_UPDATE))
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("permission denied to rewrite relation \"%s\"",
+								get_rel_name(src->relid)),
+						 errdetail("The security policy does not let the session's label update every row of the relation."),
+						 errhint("A rewrite changes every row; run it from a session whose label may update them all.")));
 			return src->secid;
 		}
 	}
@@ -253,71 +247,6 @@ labelheap_new_secid(Relation rel, uint32 *perms)
 	return policy_row_secid(rel);
 }
 
-/*
- * ALTER TABLE ... SET ACCESS METHOD away from labelheap would drop every
- * label: refused unless a superuser allowed it for the session.
- */
-static void
-refuse_unlabeling(AlterTableStmt *stmt)
-{
-	ListCell   *lc;
-	Oid			relid;
-	Relation	rel;
-	bool		labeled;
-
-	foreach(lc, stmt->cmds)
-	{
-		AlterTableCmd *cmd = lfirst(lc);
-
-		if (cmd->subtype != AT_SetAccessMethod ||
-			(cmd->name != NULL && strcmp(cmd->name, "labelheap") == 0))
-			continue;
-		relid = RangeVarGetRelid(stmt->relation, AccessShareLock, stmt->missing_ok);
-		if (!OidIsValid(relid))
-			return;
-		rel = relation_open(relid, NoLock);
-		labeled = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
-			is_labelheap_relation(rel);
-		relation_close(rel, NoLock);
-		if (labeled && !labelheap_allow_unlabel)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("cannot change the access method of \"%s\": its rows would lose their security labels",
-							stmt->relation->relname),
-					 errhint("A superuser may SET labelam.allow_unlabel = on for the session to allow it.")));
-	}
-}
-
-static void
-labeling_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
-						bool readOnlyTree, ProcessUtilityContext context,
-						ParamListInfo params, QueryEnvironment *queryEnv,
-						DestReceiver *dest, QueryCompletion *qc)
-{
-	bool		is_alter = IsA(pstmt->utilityStmt, AlterTableStmt);
-
-	if (is_alter)
-	{
-		refuse_unlabeling((AlterTableStmt *) pstmt->utilityStmt);
-		alter_table_depth++;
-	}
-	PG_TRY();
-	{
-		if (prev_ProcessUtility)
-			prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
-		else
-			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-									params, queryEnv, dest, qc);
-	}
-	PG_FINALLY();
-	{
-		if (is_alter && --alter_table_depth == 0)
-			forget_rewrite_sources();
-	}
-	PG_END_TRY();
-}
-
 static void
 labeling_xact_callback(XactEvent event, void *arg)
 {
@@ -325,7 +254,6 @@ labeling_xact_callback(XactEvent event, void *arg)
 		event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
 		event == XACT_EVENT_PREPARE)
 	{
-		alter_table_depth = 0;
 		forget_rewrite_sources();
 		row_moving = false;
 		default_relid = InvalidOid;
@@ -335,15 +263,5 @@ labeling_xact_callback(XactEvent event, void *arg)
 void
 labelheap_labeling_init(void)
 {
-	DefineCustomBoolVariable("labelam.allow_unlabel",
-							 "Allows ALTER TABLE ... SET ACCESS METHOD away from labelheap, which drops every row's label.",
-							 NULL,
-							 &labelheap_allow_unlabel,
-							 false,
-							 PGC_SUSET, 0,
-							 NULL, NULL, NULL);
-
-	prev_ProcessUtility = ProcessUtility_hook;
-	ProcessUtility_hook = labeling_ProcessUtility;
 	RegisterXactCallback(labeling_xact_callback, NULL);
 }

@@ -9,8 +9,11 @@
  * rebuild tuples with out-of-line values: both lose the label.  The scan,
  * the visibility decisions (recently-dead tuples and update chains are
  * kept exactly as heap keeps them) and rewriteheap's chain bookkeeping are
- * heap's; only forming and toasting the copies is labelheap's.  The scan is
- * never filtered: it reads with SnapshotAny.
+ * heap's; only forming and toasting the copies is labelheap's.  The scan
+ * reads with SnapshotAny, unfiltered, but every tuple it copies must be one
+ * the session may select (42501 otherwise): the copies go through the
+ * sort's index expressions and into rebuilt indexes, which user code and
+ * messages can show.
  *
  *-------------------------------------------------------------------------
  */
@@ -209,6 +212,12 @@ copy_for_cluster(Relation OldHeap, Relation NewHeap, Relation OldIndex,
 			}
 			continue;
 		}
+
+		/*
+		 * Copied rows reach the sort's index expressions and the rebuilt
+		 * indexes: only rows the session may select (see index_scan.c).
+		 */
+		labelheap_require_readable(OldHeap, tuple, "rewrite");
 
 		*num_tuples += 1;
 		if (tuplesort != NULL)

@@ -61,6 +61,13 @@ extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
 extern void avc_require_tuple(Relation rel, Oid object_secid, uint32 perms);
 
 /*
+ * Like avc_check_tuple, but not recorded for audit: for questions labelam
+ * asks itself (may a message show this row?), not for the session's own
+ * accesses.
+ */
+extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
+
+/*
  * The label of a new row in a table labeled table_secid, created by the
  * session's subject (the policy's type_transition for class db_tuple), as
  * canonical text (palloc'd) and as a secid (interned: the caller's

@@ -452,11 +452,22 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 	if (!avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms))
 	{
 		AvcDecision d;
-		char	   *otext;
+		char	   *otext = NULL;
 
 		avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), AVC_OBJ_SECID,
 				   object_secid, &d);
-		otext = label_text(object_secid);
+		/* name the row's label only to a session that may read it */
+		if ((d.allowed & AVC_DB_TUPLE_SELECT) || d.permissive)
+			otext = label_text(object_secid);
+		if (otext == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to %s rows of relation \"%s\"",
+							avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
+							rel ? RelationGetRelationName(rel) : "?"),
+					 errdetail("The security policy does not allow { %s } to \"%s\" on a row beyond the reach of the session's security label.",
+							   avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
+							   avc_subject ? avc_subject : "(no label)")));
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s rows of relation \"%s\"",
@@ -465,8 +476,24 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 				 errdetail("The security policy does not allow { %s } to \"%s\" on rows labeled \"%s\".",
 						   avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
 						   avc_subject ? avc_subject : "(no label)",
-						   otext ? otext : "(unknown label)")));
+						   otext)));
 	}
+}
+
+/*
+ * The session's decision on rows labeled object_secid, not recorded for
+ * audit: for what labelam asks itself (may a message show this row, is a
+ * table's label set within reach), not for what the session asked.
+ */
+bool
+avc_tuple_allowed(Oid object_secid, uint32 perms)
+{
+	AvcDecision d;
+
+	if (!avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), AVC_OBJ_SECID,
+					object_secid, &d))
+		return false;
+	return (d.allowed & perms) == perms || d.permissive;
 }
 
 /* Label of a new object of class db_tuple under a parent (cached). */

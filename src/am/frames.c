@@ -1,0 +1,265 @@
+/*-------------------------------------------------------------------------
+ *
+ * src/am/frames.c
+ *	  Who is reading: the innermost executor or utility command that runs,
+ *	  and how the rows it reads are treated.
+ *
+ * Every ExecutorRun, ExecutorFinish and ProcessUtility pushes a frame for
+ * its duration.  Table access method callbacks ask the innermost frame how
+ * to treat a row the session may not select (labelheap_read_mode()):
+ *
+ *	READ_FILTERED	it is skipped, as if absent: every query, and COPY TO.
+ *	READ_STRICT		it is an ERROR (42501): scans a utility command makes
+ *					itself (ALTER TABLE rewrites and constraint validation,
+ *					a default partition's check, a domain constraint's
+ *					check) and referential actions (cascaded DELETE and
+ *					UPDATE): these must see every row or fail, and user
+ *					code (triggers, defaults, expressions) may run on what
+ *					they return, so a hidden row must stop them before it
+ *					reaches anything.
+ *	READ_UNFILTERED	it is returned: referential-integrity checks only
+ *					(SELECT 1 ... FOR KEY SHARE), which hand rows to no user
+ *					code: their quals use the operators of the key's
+ *					operator family, which only superusers can create.
+ *
+ * Code a frame runs on behalf of the user (functions, triggers, defaults,
+ * index expressions) reaches tables only through an executor or a utility
+ * command of its own, so it gets a frame of its own and is filtered: no
+ * exemption spreads to it.  A referential-integrity query is recognized by
+ * the SECURITY_NOFORCE_RLS flag, which only ri_triggers.c sets, around
+ * that one query; the flag is cleared while the query runs, so code nested
+ * in it (a trigger on a cascaded table) is an ordinary query again unless
+ * ri_triggers.c sets the flag anew for its own nested query.
+ *
+ * Non-MVCC reads (unique checks and ON CONFLICT arbiters with
+ * SnapshotDirty, trigger fetches with SnapshotAny) are never filtered: they
+ * serve integrity and hand the rows to no user code.  Index builds,
+ * CLUSTER and VACUUM FULL read with SnapshotAny and are strict by
+ * themselves (index_build.c, rewrite.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "tcop/utility.h"
+#include "utils/rel.h"
+
+#include "am/labelheap.h"
+#include "avc/avc.h"
+
+typedef struct LabelheapFrame
+{
+	uint64		id;
+	LabelheapReadMode mode;
+	NodeTag		utility;		/* statement of a utility frame, else 0 */
+	const char *action;			/* verb for READ_STRICT errors */
+	struct LabelheapFrame *outer;
+} LabelheapFrame;
+
+static LabelheapFrame *current_frame = NULL;
+static uint64 frame_counter = 0;
+
+static ExecutorRun_hook_type prev_ExecutorRun = NULL;
+static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
+static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+
+LabelheapReadMode
+labelheap_frame_mode(void)
+{
+	return current_frame ? current_frame->mode : READ_FILTERED;
+}
+
+uint64
+labelheap_frame_id(void)
+{
+	return current_frame ? current_frame->id : 0;
+}
+
+bool
+labelheap_frame_is_utility(NodeTag stmt)
+{
+	return current_frame != NULL && current_frame->utility == stmt;
+}
+
+/*
+ * The error of a READ_STRICT read (or of index builds, CLUSTER and VACUUM
+ * FULL, which are strict by themselves) that met a row the session may not
+ * select.  It names neither the row's label nor how many there are.
+ */
+void
+labelheap_beyond_reach(Relation rel, const char *action)
+{
+	if (action == NULL)
+		action = current_frame && current_frame->action ?
+			current_frame->action : "read every row of";
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to %s relation \"%s\"",
+					action, RelationGetRelationName(rel)),
+			 errdetail("The relation holds rows beyond the reach of the session's security label."),
+			 errhint("Only a session whose label may select (and, for changes, update or delete) every row of the relation can do this.")));
+}
+
+static void
+frame_push(LabelheapFrame *frame)
+{
+	frame->id = ++frame_counter;
+	frame->outer = current_frame;
+	current_frame = frame;
+}
+
+static void
+frame_pop(LabelheapFrame *frame)
+{
+	current_frame = frame->outer;
+}
+
+/*
+ * The mode of an executor frame: a referential-integrity query if
+ * ri_triggers.c runs it (*ri set, and the flag is to be cleared), else an
+ * ordinary, filtered query.
+ */
+static void
+executor_frame(QueryDesc *queryDesc, LabelheapFrame *frame, bool *ri)
+{
+	frame->utility = 0;
+	frame->action = NULL;
+	*ri = InNoForceRLSOperation();
+	if (!*ri)
+		frame->mode = READ_FILTERED;
+	else if (queryDesc->operation == CMD_SELECT)
+		frame->mode = READ_UNFILTERED;
+	else
+	{
+		frame->mode = READ_STRICT;
+		frame->action = "update or delete referencing rows of";
+	}
+}
+
+static void
+frames_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
+				   uint64 count, bool execute_once)
+{
+	LabelheapFrame frame;
+	Oid			userid;
+	int			sec_context;
+	bool		ri;
+
+	executor_frame(queryDesc, &frame, &ri);
+	if (ri)
+	{
+		GetUserIdAndSecContext(&userid, &sec_context);
+		SetUserIdAndSecContext(userid, sec_context & ~SECURITY_NOFORCE_RLS);
+	}
+	frame_push(&frame);
+	PG_TRY();
+	{
+		if (prev_ExecutorRun)
+			prev_ExecutorRun(queryDesc, direction, count, execute_once);
+		else
+			standard_ExecutorRun(queryDesc, direction, count, execute_once);
+	}
+	PG_FINALLY();
+	{
+		frame_pop(&frame);
+		if (ri)
+			SetUserIdAndSecContext(userid, sec_context);
+	}
+	PG_END_TRY();
+}
+
+static void
+frames_ExecutorFinish(QueryDesc *queryDesc)
+{
+	LabelheapFrame frame;
+	Oid			userid;
+	int			sec_context;
+	bool		ri;
+
+	executor_frame(queryDesc, &frame, &ri);
+	if (ri)
+	{
+		GetUserIdAndSecContext(&userid, &sec_context);
+		SetUserIdAndSecContext(userid, sec_context & ~SECURITY_NOFORCE_RLS);
+	}
+	frame_push(&frame);
+	PG_TRY();
+	{
+		if (prev_ExecutorFinish)
+			prev_ExecutorFinish(queryDesc);
+		else
+			standard_ExecutorFinish(queryDesc);
+	}
+	PG_FINALLY();
+	{
+		frame_pop(&frame);
+		if (ri)
+			SetUserIdAndSecContext(userid, sec_context);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Utility commands read tables themselves only to check or rewrite them,
+ * except COPY TO, which reads for the user.
+ */
+static const char *
+utility_action(Node *stmt)
+{
+	switch (nodeTag(stmt))
+	{
+		case T_CopyStmt:
+			return NULL;
+		case T_AlterTableStmt:
+			return "alter";
+		case T_CreateStmt:
+			return "add a partition to";
+		case T_AlterDomainStmt:
+			return "check a domain constraint on";
+		default:
+			return "read every row of";
+	}
+}
+
+static void
+frames_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
+					  bool readOnlyTree, ProcessUtilityContext context,
+					  ParamListInfo params, QueryEnvironment *queryEnv,
+					  DestReceiver *dest, QueryCompletion *qc)
+{
+	LabelheapFrame frame;
+
+	frame.utility = nodeTag(pstmt->utilityStmt);
+	frame.action = utility_action(pstmt->utilityStmt);
+	frame.mode = frame.action ? READ_STRICT : READ_FILTERED;
+
+	frame_push(&frame);
+	PG_TRY();
+	{
+		if (prev_ProcessUtility)
+			prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree,
+									context, params, queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		frame_pop(&frame);
+	}
+	PG_END_TRY();
+}
+
+void
+labelheap_frames_init(void)
+{
+	prev_ExecutorRun = ExecutorRun_hook;
+	ExecutorRun_hook = frames_ExecutorRun;
+	prev_ExecutorFinish = ExecutorFinish_hook;
+	ExecutorFinish_hook = frames_ExecutorFinish;
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = frames_ProcessUtility;
+}
