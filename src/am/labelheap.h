@@ -159,6 +159,9 @@ extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 /* ios.c: index-only scans that ask the AM */
 extern void labelheap_ios_init(void);
 
+/* raw_access.c: refusing reads that bypass the access method */
+extern void labelheap_raw_access_init(void);
+
 /* rewrite.c: VACUUM FULL and CLUSTER */
 extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
 												Relation NewHeap,
