@@ -363,12 +363,14 @@ raw_access_needs_fmgr_hook(Oid fn_oid)
 static Oid
 const_relid(Const *c, RawArgKind kind)
 {
+	List	   *names;
+
 	if (kind == RAW_REL_OID)
 		return DatumGetObjectId(c->constvalue);
 
 	/* as the functions resolve it: relation_openrv on the qualified name */
-	return RangeVarGetRelid(makeRangeVarFromNameList(textToQualifiedNameList(DatumGetTextPP(c->constvalue))),
-							NoLock, true);
+	names = textToQualifiedNameList(DatumGetTextPP(c->constvalue));
+	return RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true);
 }
 
 static void
