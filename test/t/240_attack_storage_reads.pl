@@ -138,6 +138,8 @@ refused('r_super', "SELECT encode(get_raw_page('public.doc', 'main', 0), 'escape
 # attack 8: get_raw_page on its TOAST relation
 refused('r_super', "SELECT encode(get_raw_page('$toast', 0), 'escape')",
 	$raw_msg->($toast, 'get_raw_page'), '8 get_raw_page on TOAST');
+refused('r_super', "SELECT encode(get_raw_page('${toast}_index', 1), 'escape')",
+	$raw_msg->("${toast}_index", 'get_raw_page'), '8 get_raw_page on the TOAST index');
 
 # attack 9: get_raw_page on its index
 refused('r_super', "SELECT encode(get_raw_page('doc_code', 1), 'escape')",
