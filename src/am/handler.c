@@ -129,4 +129,5 @@ labelam_am_init(void)
 	labelheap_messages_init();
 	labelheap_ios_init();
 	labelheap_label_column_init();
+	labelheap_raw_access_init();
 }

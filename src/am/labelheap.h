@@ -206,6 +206,9 @@ extern HeapTuple labelheap_build_getnext(TableScanDesc scan,
 										 TupleTableSlot *scratch);
 extern BlockNumber labelheap_build_blocks_done(struct HeapScanDescData *hscan);
 
+/* raw_access.c: refusing reads that bypass the access method */
+extern void labelheap_raw_access_init(void);
+
 /* rewrite.c: VACUUM FULL and CLUSTER */
 extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
 												Relation NewHeap,
