@@ -17,6 +17,8 @@
  *	messages.c	emit_log_hook: conflict messages about hidden rows
  *	ios.c		ExecutorStart: index-only scans ask the table
  *	label_column.c	the declared label column's DDL checks
+ *	raw_access.c	ExecutorCheckPerms, fmgr, object access, client
+ *				authentication: reads that bypass the access method
  *
  *-------------------------------------------------------------------------
  */
