@@ -20,13 +20,14 @@
 
 PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
 AM_NAME_TESTS="create_index create_am psql"
+DRIFT_FILE=src/backend/access/heap/heapam_handler.c
 
 _check_pg_fetch() {
 	local ver upstream src tarball
 	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
 	upstream=${ver%%-*}
 	SUITE=$PG_SUITES/$upstream/suite
-	[ -f "$SUITE/regress/lib/regress.so" ] && return 0
+	[ -f "$SUITE/regress/lib/regress.so" ] && [ -f "$SUITE/src/$DRIFT_FILE" ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	src=$PG_SUITES/$upstream/src/postgresql-$upstream
 	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
@@ -77,7 +78,20 @@ _check_pg_fetch() {
 			[ -f "$f" ] && cp "$f" "$SUITE/isolation/expected/"
 		done
 	done
+	# the sources labelam copied functions from (scripts/check-drift.py)
+	mkdir -p "$SUITE/src/$(dirname "$DRIFT_FILE")"
+	cp "$src/$DRIFT_FILE" "$SUITE/src/$DRIFT_FILE"
 	chmod -R a+rX "$PG_SUITES"
+}
+
+# labelam's copies of PostgreSQL functions still match the server's source
+_check_pg_drift() {
+	if python3 "$LABELAM_TOP/scripts/check-drift.py" "$SUITE/src" "$LABELAM_TOP"; then
+		PASSED=$((PASSED + 1))
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("check-drift: copied PostgreSQL code changed upstream")
+	fi
 }
 
 # Does TEST's output differ from the expected only by lines naming
@@ -196,6 +210,7 @@ check_pg_mode() {	# mode conf-lines...
 
 check_pg_all() {	# conf-lines...
 	_check_pg_fetch
+	_check_pg_drift
 	local m
 	for m in ${CHECK_PG_MODES:-normal walcheck ownwrite}; do
 		check_pg_mode "$m" "$@"

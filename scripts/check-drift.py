@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# check-drift.py -- labelam's copies of PostgreSQL functions against the
+# PostgreSQL source they were copied from.  Each copied function's upstream
+# text (from its "static" line to its closing brace) must still hash to the
+# sha256 prefix recorded in the copying file's header; a minor release that
+# changed one fails here, and the copy must be brought up to date (and the
+# recorded hash with it).
+#
+# usage: check-drift.py POSTGRESQL-SOURCE-DIR LABELAM-DIR
+# Prints one "ok"/"DRIFT" line per function; exit 1 on any drift.
+import hashlib
+import re
+import sys
+
+COPIES = [
+    # (labelam file, upstream file, upstream function)
+    ('src/am/index_build.c', 'src/backend/access/heap/heapam_handler.c',
+     'heapam_index_build_range_scan'),
+    ('src/am/index_validate.c', 'src/backend/access/heap/heapam_handler.c',
+     'heapam_index_validate_scan'),
+    ('src/am/index_scan.c', 'src/backend/access/heap/heapam_handler.c',
+     'heapam_scan_get_blocks_done'),
+]
+
+
+def upstream_text(path, func):
+    lines = open(path).read().split('\n')
+    for i, line in enumerate(lines):
+        if line.startswith(func + '(') and i > 0 and lines[i - 1].startswith('static '):
+            end = lines.index('}', i)
+            return '\n'.join(lines[i - 1:end + 1]) + '\n'
+    return None
+
+
+def main():
+    src, top = sys.argv[1], sys.argv[2]
+    bad = 0
+    for ours, theirs, func in COPIES:
+        header = open(f'{top}/{ours}').read(4000)
+        m = re.search(r'sha256 prefix ([0-9a-f]{16})', header)
+        text = upstream_text(f'{src}/{theirs}', func)
+        if m is None or text is None:
+            print(f'DRIFT {ours}: cannot find the recorded hash or {func}()')
+            bad += 1
+            continue
+        got = hashlib.sha256(text.encode()).hexdigest()[:16]
+        if got == m.group(1):
+            print(f'ok {ours}: {func}() unchanged upstream ({got})')
+        else:
+            print(f'DRIFT {ours}: {func}() changed upstream ({m.group(1)} -> {got})')
+            bad += 1
+    sys.exit(1 if bad else 0)
+
+
+main()
