@@ -70,7 +70,9 @@ my @commands = (
 	[ 'REINDEX TABLE CONCURRENTLY', 'REINDEX TABLE CONCURRENTLY %T' ],
 	[ 'CLUSTER', 'CLUSTER %T USING %T_id_idx' ],
 	[ 'VACUUM FULL', 'VACUUM FULL %T' ],
-	[ 'SET ACCESS METHOD labelheap', 'ALTER TABLE %T SET ACCESS METHOD labelheap' ],
+	# PostgreSQL 15 does nothing when the method does not change: either
+	# that or a refusal will do (see below)
+	[ 'SET ACCESS METHOD labelheap', 'ALTER TABLE %T SET ACCESS METHOD labelheap', 'noop' ],
 	[ 'ADD CONSTRAINT EXCLUDE', 'ALTER TABLE %T ADD CONSTRAINT %T_x19 EXCLUDE USING btree (id WITH =)' ],
 	[ 'ADD PRIMARY KEY', 'ALTER TABLE %T ADD PRIMARY KEY (id)' ],
 );
@@ -78,7 +80,7 @@ my @commands = (
 my $n = 0;
 for my $cmd (@commands)
 {
-	my ($what, $sql) = @$cmd;
+	my ($what, $sql, $noop) = @$cmd;
 	my $t2_before = table_state($node, 't2', 'id, v, n');
 	$n++;
 	(my $on_t2 = $sql) =~ s/%T/t2/g;
@@ -86,7 +88,14 @@ for my $cmd (@commands)
 
 	# attack N: the s0 owner runs the command on t2
 	my ($rc, $out, $err) = run($node, 'r_s0', $on_t2);
-	beyond_reach($err, "attack $n: $what on a table with hidden rows is refused (42501, DETAIL)");
+	if ($noop && $err !~ /ERROR/)
+	{
+		pass("attack $n: $what on a table with hidden rows is a no-op");
+	}
+	else
+	{
+		beyond_reach($err, "attack $n: $what on a table with hidden rows is refused (42501, DETAIL)");
+	}
 	no_leak('s0', "attack $n: $what: no hidden value or label in any message", $out, $err);
 	drop_invalid_indexes();
 	is(table_state($node, 't2', 'id, v, n'), $t2_before,

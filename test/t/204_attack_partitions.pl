@@ -113,11 +113,11 @@ as('r_s0', q{
 	CREATE TABLE l9 (id int, v text) USING labelheap;
 	GRANT ALL ON l9 TO PUBLIC;
 });
-as('r_s1', "INSERT INTO l9 VALUES (150, 'SECRET-s1-150')");
-($rc, $out, $err) = run($node, 'r_s0', 'ALTER TABLE h ATTACH PARTITION l9 FOR VALUES FROM (100) TO (200)');
+as('r_s1', "INSERT INTO l9 VALUES (250, 'SECRET-s1-250')");
+($rc, $out, $err) = run($node, 'r_s0', 'ALTER TABLE h ATTACH PARTITION l9 FOR VALUES FROM (200) TO (300)');
 refused($err, 'l9', 'h', 'attack 9: attaching a labelheap table to a heap tree is refused');
 is(partitions('h'), $htree, 'attack 9: the heap tree is unchanged');
-($rc, $out, $err) = run($node, 'r_s1', 'UPDATE h SET id = 50 WHERE id = 150');
+($rc, $out, $err) = run($node, 'r_s1', 'UPDATE h SET id = 50 WHERE id = 250');
 no_leak('s0', 'attack 9: the s1 row cannot be moved into the heap partition and read by s0',
 	$node->safe_psql('postgres', 'SELECT string_agg(v, \',\') FROM h1', extra_params => [ '-U', 'r_s0' ]));
 
