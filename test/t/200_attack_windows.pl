@@ -1,6 +1,7 @@
-# Adversarial tests, issue 10 class 1: user code running inside what used
+# test/t/200_attack_windows.pl -- adversarial tests, issue 10 class 1.
+# User code running inside what used
 # to be exempt windows (ALTER TABLE, index builds, referential actions) is
-# filtered and checked like any other code (doc: notes/design.md "Frames").
+# filtered and checked like any other code (issue 10 design: frames).
 # Column defaults, CHECK constraints, USING expressions, generated columns,
 # index expressions, partial-index predicates and triggers fired by
 # cascades read only what the session may select, write only what it may

@@ -1,9 +1,10 @@
-# Adversarial tests, issue 10 class 2: whole-table utility commands on a
+# test/t/201_attack_whole_table.pl -- adversarial tests, issue 10 class 2.
+# Whole-table utility commands on a
 # table holding rows beyond the session's reach.  The table's owner is at
 # s0; r_s1 and r_s3 have added rows.  ALTER TABLE rewrites and validation
 # scans, index builds, CLUSTER and VACUUM FULL read every row, and some
 # evaluate the owner's functions on each: each is refused with 42501 and
-# design.md's DETAIL before anything changes, and the same command succeeds
+# the designed DETAIL before anything changes, and the same command succeeds
 # on a table whose rows the owner may all select.  Rewrites change rows,
 # so they also need update on every row: an s1 owner that reads but may not
 # update s0 rows is refused too, while it may still build an index.

@@ -1,4 +1,5 @@
-# Adversarial tests, issue 10 class 3: no ERROR, DETAIL, HINT, NOTICE or
+# test/t/202_attack_messages.pl -- adversarial tests, issue 10 class 3.
+# No ERROR, DETAIL, HINT, NOTICE or
 # CONTEXT sent to a client carries a value or label of a row the session
 # may not select.  Hidden rows (r_s1's) sit in tables the s0 attacker owns;
 # each attack provokes a message that, in PostgreSQL, would print the
@@ -41,7 +42,7 @@ t('ex1', 'id int, r int4range, EXCLUDE USING gist (r WITH &&)');
 as('r_s1', "INSERT INTO ex1 VALUES (1, '[424200,424300)')");
 ($rc, $out, $err) = run($node, 'r_s0', "INSERT INTO ex1 VALUES (2, '[424250,424251)')");
 like($err, qr/ERROR:  23P01:/, 'attack 1: the exclusion conflict is detected (23P01)');
-like($err, qr/DETAIL:  Key conflicts with existing key\./, 'attack 1: the DETAIL is design.md\'s');
+like($err, qr/DETAIL:  Key conflicts with existing key\./, 'attack 1: the DETAIL is the designed one');
 unlike($err, qr/424200|424300/, 'attack 1: the hidden row\'s key is not printed');
 no_leak('s0', 'attack 1: no hidden label', $err);
 

@@ -1,6 +1,7 @@
-# Adversarial tests, issue 10 class 4: INSERT ... ON CONFLICT meeting a row
+# test/t/203_attack_conflicts.pl -- adversarial tests, issue 10 class 4.
+# INSERT ... ON CONFLICT meeting a row
 # the session may not select.  DO UPDATE fails at once with 42501 and
-# design.md's DETAIL, holds no lock on the hidden row afterwards (another
+# the designed DETAIL, holds no lock on the hidden row afterwards (another
 # session updates it at once) and tells nothing of it; DO NOTHING does
 # nothing; a visible conflicting row still updates.  Concurrent sessions
 # (BackgroundPsql) make the hidden row appear or disappear while the
@@ -88,7 +89,7 @@ my $t0 = time;
 ($rc, $out, $err) = run($node, 'r_s0',
 	"$TIMEOUT INSERT INTO oc VALUES (1, 'mine') ON CONFLICT (id) DO UPDATE SET v = excluded.v");
 $secs = time - $t0;
-like($err, qr/ERROR:  42501:.*\n$CONFLICT/, 'attack 1: DO UPDATE on a hidden row is 42501 with design.md\'s DETAIL');
+like($err, qr/ERROR:  42501:.*\n$CONFLICT/, 'attack 1: DO UPDATE on a hidden row is 42501 with the designed DETAIL');
 unlike($err, qr/57014/, 'attack 1: the statement does not spin until its timeout');
 cmp_ok($secs, '<', 3, 'attack 1: the refusal comes at once');
 no_leak('s0', 'attack 1: nothing hidden in the messages', $out, $err);

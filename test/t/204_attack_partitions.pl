@@ -1,7 +1,8 @@
-# Adversarial tests, issue 10 class 5: a row never leaves labelheap through
+# test/t/204_attack_partitions.pl -- adversarial tests, issue 10 class 5.
+# A row never leaves labelheap through
 # a partition tree.  Creating or attaching a partition whose access method
 # differs from the labelheap members of the tree (either direction, at any
-# depth, default partitions included) is refused with 42501 and design.md's
+# depth, default partitions included) is refused with 42501 and the designed
 # message; where a superuser has mixed a tree anyway (labelam.allow_unlabel),
 # routing or moving a labeled row into the heap partition is refused or
 # leaves the row where it was: an s0 session never reads an s1 row.
@@ -19,7 +20,7 @@ sub as
 	$node->safe_psql('postgres', $sql, extra_params => [ '-U', $role ]);
 }
 
-# refused(err, partition, parent, name): 42501 with design.md's message
+# refused(err, partition, parent, name): 42501 with the designed message
 sub refused
 {
 	my ($err, $part, $parent, $name) = @_;

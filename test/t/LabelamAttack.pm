@@ -1,4 +1,4 @@
-# LabelamAttack -- shared fixture of the adversarial tests (test/t/2xx_attack_*.pl,
+# test/t/LabelamAttack.pm -- shared fixture of the adversarial tests (test/t/2xx_attack_*.pl,
 # issue 10): an MLS node with roles r_s0, r_s1 and r_s3, tables whose rows
 # carry a marker naming their level, and checks that a session never sees a
 # marker or a label above its own level.
@@ -19,7 +19,7 @@ use Exporter 'import';
 our @EXPORT = qw(attack_node run seed hidden_re no_leak denied beyond_reach
   table_state $BEYOND $S0 $S0_LABEL);
 
-# the DETAIL design.md gives every whole-table refusal
+# the DETAIL the issue 10 design gives every whole-table refusal
 our $BEYOND = qr/DETAIL:  The relation holds rows beyond the reach of the session's security label\./;
 
 # what an s0 session reads of a seeded table's v column
@@ -100,7 +100,7 @@ sub denied
 	like($err, qr/ERROR:  42501:/, $name);
 }
 
-# beyond_reach(err, name): 42501 with design.md's DETAIL
+# beyond_reach(err, name): 42501 with the designed DETAIL
 sub beyond_reach
 {
 	my ($err, $name) = @_;
