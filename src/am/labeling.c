@@ -223,8 +223,8 @@ labelheap_new_secid(Relation rel, uint32 *perms)
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("permission denied to rewrite relation \"%s\"",
 								get_rel_name(src->relid)),
-						 errdetail("The security policy does not let the session's label update every row of the relation."),
-						 errhint("A rewrite changes every row; run it from a session whose label may update them all.")));
+						 errdetail("The relation holds rows beyond the reach of the session's security label."),
+						 errhint("A rewrite changes every row: only a session whose label may update every row of the relation can do this.")));
 			return src->secid;
 		}
 	}

@@ -42,9 +42,13 @@ bool		labelheap_allow_unlabel = false;
 
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
+static void refuse_mixed_tree(Oid parent, Oid except, const char *partname,
+							  bool adds_labelheap, bool adds_other);
+
 /*
  * ALTER TABLE ... SET ACCESS METHOD away from labelheap would drop every
- * label: refused unless a superuser allowed it for the session.
+ * label: refused unless a superuser allowed it for the session.  On a
+ * partition, a change either way would mix its tree: refused always.
  */
 static void
 refuse_unlabeling(AlterTableStmt *stmt)
@@ -53,21 +57,30 @@ refuse_unlabeling(AlterTableStmt *stmt)
 	Oid			relid;
 	Relation	rel;
 	bool		labeled;
+	bool		partition;
 
 	foreach(lc, stmt->cmds)
 	{
 		AlterTableCmd *cmd = lfirst(lc);
+		bool		to_labelheap;
 
-		if (cmd->subtype != AT_SetAccessMethod ||
-			(cmd->name != NULL && strcmp(cmd->name, "labelheap") == 0))
+		if (cmd->subtype != AT_SetAccessMethod)
 			continue;
+		to_labelheap = cmd->name != NULL && strcmp(cmd->name, "labelheap") == 0;
 		relid = RangeVarGetRelid(stmt->relation, AccessShareLock, stmt->missing_ok);
 		if (!OidIsValid(relid))
 			return;
 		rel = relation_open(relid, NoLock);
 		labeled = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
 			is_labelheap_relation(rel);
+		partition = rel->rd_rel->relispartition;
 		relation_close(rel, NoLock);
+		if (partition)
+			refuse_mixed_tree(get_partition_parent(relid, true), relid,
+							  stmt->relation->relname, to_labelheap,
+							  !to_labelheap);
+		if (to_labelheap)
+			continue;
 		if (labeled && !labelheap_allow_unlabel)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -89,17 +102,19 @@ am_is_labelheap(const char *amname)
  * have: labelheap ones, others?
  */
 static void
-leaf_kinds(Oid relid, bool *labelheap, bool *other)
+leaf_kinds(Oid relid, Oid except, bool *labelheap, bool *other)
 {
 	List	   *rels = find_all_inheritors(relid, NoLock, NULL);
 	ListCell   *lc;
 
 	foreach(lc, rels)
 	{
-		HeapTuple	tuple = SearchSysCache1(RELOID,
-										   ObjectIdGetDatum(lfirst_oid(lc)));
+		HeapTuple	tuple;
 		Form_pg_class form;
 
+		if (lfirst_oid(lc) == except)
+			continue;
+		tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(lfirst_oid(lc)));
 		if (!HeapTupleIsValid(tuple))
 			continue;
 		form = (Form_pg_class) GETSTRUCT(tuple);
@@ -129,13 +144,13 @@ tree_root(Oid relid)
 }
 
 static void
-refuse_mixed_tree(Oid parent, const char *partname, bool adds_labelheap,
-				  bool adds_other)
+refuse_mixed_tree(Oid parent, Oid except, const char *partname,
+				  bool adds_labelheap, bool adds_other)
 {
 	bool		has_labelheap = false;
 	bool		has_other = false;
 
-	leaf_kinds(tree_root(parent), &has_labelheap, &has_other);
+	leaf_kinds(tree_root(parent), except, &has_labelheap, &has_other);
 	if ((has_labelheap && adds_other) || (has_other && adds_labelheap))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -163,7 +178,7 @@ refuse_create_partition(CreateStmt *stmt)
 	else
 		amname = stmt->accessMethod ? stmt->accessMethod :
 			GetConfigOption("default_table_access_method", false, false);
-	refuse_mixed_tree(parent, stmt->relation->relname,
+	refuse_mixed_tree(parent, InvalidOid, stmt->relation->relname,
 					  am_is_labelheap(amname), !am_is_labelheap(amname));
 }
 
@@ -189,8 +204,9 @@ refuse_attach_partition(AlterTableStmt *stmt)
 		part = RangeVarGetRelid(pc->name, NoLock, true);
 		if (!OidIsValid(parent) || !OidIsValid(part))
 			continue;
-		leaf_kinds(part, &labelheap, &other);
-		refuse_mixed_tree(parent, pc->name->relname, labelheap, other);
+		leaf_kinds(part, InvalidOid, &labelheap, &other);
+		refuse_mixed_tree(parent, InvalidOid, pc->name->relname, labelheap,
+						  other);
 	}
 }
 
