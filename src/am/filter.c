@@ -162,26 +162,9 @@ labelheap_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 static bool
 stored_version_hidden(Relation rel, ItemPointer tid)
 {
-	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
-	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(tid));
-	Page		page;
-	bool		present = false;
-	Oid			secid = InvalidOid;
+	bool		present;
+	Oid			secid = labelheap_version_secid(rel, tid, NULL, &present);
 
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
-	{
-		ItemId		lp = PageGetItemId(page, offnum);
-
-		if (ItemIdIsNormal(lp))
-		{
-			present = true;
-			secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
-										   ItemIdGetLength(lp));
-		}
-	}
-	UnlockReleaseBuffer(buf);
 	return present && !avc_check_tuple(rel, secid, AVC_DB_TUPLE_SELECT);
 }
 

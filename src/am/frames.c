@@ -139,22 +139,43 @@ executor_frame(QueryDesc *queryDesc, LabelheapFrame *frame, bool *ri)
 	}
 }
 
+/*
+ * Enter an executor frame; a referential-integrity query's frame clears
+ * SECURITY_NOFORCE_RLS for what runs nested in it (*userid and *sec_context
+ * keep what to restore).
+ */
+static void
+executor_frame_enter(QueryDesc *queryDesc, LabelheapFrame *frame,
+					 bool *ri, Oid *userid, int *sec_context)
+{
+	executor_frame(queryDesc, frame, ri);
+	if (*ri)
+	{
+		GetUserIdAndSecContext(userid, sec_context);
+		SetUserIdAndSecContext(*userid, *sec_context & ~SECURITY_NOFORCE_RLS);
+	}
+	frame_push(frame);
+}
+
+static void
+executor_frame_leave(LabelheapFrame *frame, bool ri, Oid userid,
+					 int sec_context)
+{
+	frame_pop(frame);
+	if (ri)
+		SetUserIdAndSecContext(userid, sec_context);
+}
+
 static void
 frames_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 				   uint64 count, bool execute_once)
 {
 	LabelheapFrame frame;
-	Oid			userid;
-	int			sec_context;
+	Oid			userid = InvalidOid;
+	int			sec_context = 0;
 	bool		ri;
 
-	executor_frame(queryDesc, &frame, &ri);
-	if (ri)
-	{
-		GetUserIdAndSecContext(&userid, &sec_context);
-		SetUserIdAndSecContext(userid, sec_context & ~SECURITY_NOFORCE_RLS);
-	}
-	frame_push(&frame);
+	executor_frame_enter(queryDesc, &frame, &ri, &userid, &sec_context);
 	PG_TRY();
 	{
 		if (prev_ExecutorRun)
@@ -164,28 +185,21 @@ frames_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 	}
 	PG_FINALLY();
 	{
-		frame_pop(&frame);
-		if (ri)
-			SetUserIdAndSecContext(userid, sec_context);
+		executor_frame_leave(&frame, ri, userid, sec_context);
 	}
 	PG_END_TRY();
 }
 
+/* AFTER triggers fire here: a frame of its own, as ExecutorRun's */
 static void
 frames_ExecutorFinish(QueryDesc *queryDesc)
 {
 	LabelheapFrame frame;
-	Oid			userid;
-	int			sec_context;
+	Oid			userid = InvalidOid;
+	int			sec_context = 0;
 	bool		ri;
 
-	executor_frame(queryDesc, &frame, &ri);
-	if (ri)
-	{
-		GetUserIdAndSecContext(&userid, &sec_context);
-		SetUserIdAndSecContext(userid, sec_context & ~SECURITY_NOFORCE_RLS);
-	}
-	frame_push(&frame);
+	executor_frame_enter(queryDesc, &frame, &ri, &userid, &sec_context);
 	PG_TRY();
 	{
 		if (prev_ExecutorFinish)
@@ -195,9 +209,7 @@ frames_ExecutorFinish(QueryDesc *queryDesc)
 	}
 	PG_FINALLY();
 	{
-		frame_pop(&frame);
-		if (ri)
-			SetUserIdAndSecContext(userid, sec_context);
+		executor_frame_leave(&frame, ri, userid, sec_context);
 	}
 	PG_END_TRY();
 }

@@ -41,7 +41,8 @@ extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
 extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
-									bool (*accept) (HeapTupleHeader tup));
+									bool (*accept) (HeapTupleHeader tup),
+									bool *present);
 
 /* frames.c: who reads, and how rows beyond the session's reach are treated */
 typedef enum LabelheapReadMode

@@ -191,17 +191,20 @@ labelheap_header_secid(HeapTupleHeader tup, uint32 len)
 /*
  * The label stored in the tuple version at tid, which must lie in an
  * existing block of rel; InvalidOid if there is no such version, it has no
- * valid label, or accept (when given) rejects its header.
+ * valid label, or accept (when given) rejects its header.  *present (when
+ * given) says whether there is a version at tid at all.
  */
 Oid
 labelheap_version_secid(Relation rel, ItemPointer tid,
-						bool (*accept) (HeapTupleHeader tup))
+						bool (*accept) (HeapTupleHeader tup), bool *present)
 {
 	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
 	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(tid));
 	Page		page;
 	Oid			secid = InvalidOid;
 
+	if (present)
+		*present = false;
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	if (offnum >= FirstOffsetNumber && offnum <= PageGetMaxOffsetNumber(page))
@@ -212,6 +215,8 @@ labelheap_version_secid(Relation rel, ItemPointer tid,
 		{
 			HeapTupleHeader tup = (HeapTupleHeader) PageGetItem(page, lp);
 
+			if (present)
+				*present = true;
 			if (accept == NULL || accept(tup))
 				secid = labelheap_header_secid(tup, ItemIdGetLength(lp));
 		}

@@ -47,7 +47,7 @@ labelam_tuple_secid(PG_FUNCTION_ARGS)
 	Oid			secid = InvalidOid;
 
 	if (ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
-		secid = labelheap_version_secid(rel, tid, NULL);
+		secid = labelheap_version_secid(rel, tid, NULL, NULL);
 	relation_close(rel, AccessShareLock);
 
 	if (!OidIsValid(secid))

@@ -154,7 +154,7 @@ selectable_version_secid(Relation rel, ItemPointer tid, RowLabelCache *cache)
 		if (blkno >= cache->nblocks)
 			return InvalidOid;
 	}
-	return labelheap_version_secid(rel, tid, version_committed_or_own);
+	return labelheap_version_secid(rel, tid, version_committed_or_own, NULL);
 }
 
 /*
