@@ -282,9 +282,10 @@ change_allowed(uint32 from, uint32 to, bool audit)
  * change?  Every portal that pg_cursors shows (DECLARE, WITH HOLD or not,
  * and named protocol-level portals, running or not), and every portal
  * ready to be fetched from, visible or not (a plpgsql FOR loop's, an SPI
- * cursor).  The portal running the current statement is neither: it is
- * active, and the unnamed portal of the protocol is not shown.  portalmem.c
- * keeps its table to itself; pg_cursor() is its public view of it.
+ * cursor).  Not the statement's own portal: the simple query protocol's is
+ * not shown, and the extended protocol's unnamed portal, shown, is the
+ * statement's own when it is running (binding it dropped any earlier one).
+ * portalmem.c keeps its table to itself; pg_cursor() is its public view.
  */
 static bool
 session_has_cursors(void)
@@ -292,12 +293,18 @@ session_has_cursors(void)
 	FmgrInfo	flinfo;
 	ReturnSetInfo rsinfo;
 	ExprContext *econtext;
+	Portal		unnamed;
+	uint64		own = 0;
 	bool		result;
 
 	LOCAL_FCINFO(fcinfo, 0);
 
 	if (!ThereAreNoReadyPortals())
 		return true;
+	unnamed = GetPortalByName("");
+	if (PortalIsValid(unnamed) && unnamed->visible &&
+		unnamed->status == PORTAL_ACTIVE)
+		own = 1;
 
 	econtext = CreateStandaloneExprContext();
 	fmgr_info(F_PG_CURSOR, &flinfo);
@@ -310,7 +317,7 @@ session_has_cursors(void)
 							 (Node *) &rsinfo);
 	(void) FunctionCallInvoke(fcinfo);
 	result = rsinfo.setResult != NULL &&
-		tuplestore_tuple_count(rsinfo.setResult) > 0;
+		tuplestore_tuple_count(rsinfo.setResult) > own;
 	if (rsinfo.setResult != NULL)
 		tuplestore_end(rsinfo.setResult);
 	if (rsinfo.setDesc != NULL)
