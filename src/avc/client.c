@@ -389,22 +389,22 @@ avc_set_client_label(const char *label)
 	one_way = !change_allowed(target, subject, false);
 	if (one_way)
 	{
-		const char *where = NULL;
+		const char *msg = NULL;
 
 		if (IsSubTransaction())
-			where = "inside a subtransaction";
+			msg = gettext_noop("cannot change the client label inside a subtransaction");
 		else if (IsTransactionBlock())
-			where = "inside a transaction block";
+			msg = gettext_noop("cannot change the client label inside a transaction block");
 		else if (avc_routine_depth > 0)
-			where = "inside a procedure or DO block";
+			msg = gettext_noop("cannot change the client label inside a procedure or DO block");
 		else if (MyXactFlags & XACT_FLAGS_PIPELINING)
-			where = "within a pipeline";
-		if (where != NULL)
+			msg = gettext_noop("cannot change the client label within a pipeline");
+		if (msg != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-					 errmsg("cannot change the client label %s", where),
+					 errmsg_internal("%s", _(msg)),
 					 errdetail("The security policy does not allow the new label to change back, so the change must not be undone by a rollback."),
-					 errhint("Call labelam.set_client_label() as a statement of its own, outside transaction blocks.")));
+					 errhint("Call labelam.set_client_label() as a statement of its own, outside transaction blocks, procedures and pipelines.")));
 		MyXactFlags |= XACT_FLAGS_NEEDIMMEDIATECOMMIT;
 	}
 	set_session_label(canonical, PGC_S_SESSION);

@@ -3,7 +3,8 @@
  * hooks.c
  *	  Where the policy subsystem hooks into the server: authentication
  *	  (the client's peer label), statement boundaries (policy reload check,
- *	  audit flush) and transaction end.
+ *	  audit flush), transaction end, and how deep the session is in CALL
+ *	  and DO (set_client_label's one-way changes are refused there).
  *
  *-------------------------------------------------------------------------
  */

@@ -165,6 +165,18 @@ $set_low
 });
 is("$label|$rows", "$low|s0", 'attack: ... once the cursor is closed the lowering goes through');
 
+# attack 13: a WITH HOLD cursor whose own query lowers the label, run to
+# its end at commit and then read at s0
+($out, $err, $label, $rows) = run('r_app', qq{
+DECLARE h CURSOR WITH HOLD FOR
+	SELECT 'held:' || lvl FROM doc, labelam.set_client_label('$low') ORDER BY lvl;
+FETCH ALL FROM h;
+});
+like($err, qr/ERROR:  55006: cannot change the client label while the session has open cursors/,
+	'attack: a holdable cursor lowering the label in its own query is refused with 55006');
+unlike($out, qr/held:s3/, 'attack: ... and no s3 row is fetched');
+is("$label|$rows", "$high|s0,s3", 'attack: ... the session stays at s3');
+
 # attack 6: a plan or a prepared statement made at s3 and run at s0
 $node->safe_psql('postgres', q{
 	CREATE FUNCTION public.levels() RETURNS text LANGUAGE plpgsql AS $$
