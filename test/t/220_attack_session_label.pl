@@ -165,7 +165,7 @@ $set_low
 });
 is("$label|$rows", "$low|s0", 'attack: ... once the cursor is closed the lowering goes through');
 
-# attack 13: a WITH HOLD cursor whose own query lowers the label, run to
+# attack 6: a WITH HOLD cursor whose own query lowers the label, run to
 # its end at commit and then read at s0
 ($out, $err, $label, $rows) = run('r_app', qq{
 DECLARE h CURSOR WITH HOLD FOR
@@ -177,7 +177,7 @@ like($err, qr/ERROR:  55006: cannot change the client label while the session ha
 unlike($out, qr/held:s3/, 'attack: ... and no s3 row is fetched');
 is("$label|$rows", "$high|s0,s3", 'attack: ... the session stays at s3');
 
-# attack 6: a plan or a prepared statement made at s3 and run at s0
+# attack 7: a plan or a prepared statement made at s3 and run at s0
 $node->safe_psql('postgres', q{
 	CREATE FUNCTION public.levels() RETURNS text LANGUAGE plpgsql AS $$
 	BEGIN
@@ -206,7 +206,7 @@ is(join('/', @planned), "$high/$low", 'attack: ... its generic plan was made aga
 is(join('/', @function), 's0,s3/s0', 'attack: a plpgsql function\'s cached plan reads s0 rows only after lowering');
 is("$label|$rows", "$low|s0", 'attack: ... and the session is at s0');
 
-# attack 7: a superuser without a labelam.role_label row picks its label
+# attack 8: a superuser without a labelam.role_label row picks its label
 # with PGOPTIONS; the setting is postgresql.conf's alone
 my ($rc, $sout, $serr) = $node->psql('postgres', 'SELECT labelam.client_label()',
 	connstr => $node->connstr('postgres') . " user=r_super options='-c labelam.default_client_label=$high'");
@@ -220,7 +220,7 @@ like($serr, qr/labelam.session_label cannot be set directly/,
 ($out, $err, $label, $rows) = run('r_super', '');
 is("$label|$rows", "$default|s0", 'attack: ... the superuser gets the configured label and reads s0 rows only');
 
-# attack 8: ALTER ROLE / ALTER DATABASE ... SET labelam.default_client_label
+# attack 9: ALTER ROLE / ALTER DATABASE ... SET labelam.default_client_label
 ($rc, $sout, $serr) = $node->psql('postgres', qq{
 ALTER ROLE r_conf SET labelam.default_client_label = '$high';
 }, extra_params => [ '-U', 'r_super' ]);
@@ -237,7 +237,7 @@ is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_db_role_setting
 ($out, $err, $label, $rows) = run('r_conf', '');
 is("$label|$rows", "$default|s0", 'attack: ... r_conf gets the configured label and reads s0 rows only');
 
-# attack 9: lower in a procedure, then ROLLBACK inside it (transaction
+# attack 10: lower in a procedure, then ROLLBACK inside it (transaction
 # control in procedures) to get s3 back
 $node->safe_psql('postgres', qq{
 	CREATE PROCEDURE public.lower_then_rollback() LANGUAGE plpgsql AS \$\$
@@ -253,7 +253,7 @@ like($err, qr/ERROR:  25001: cannot change the client label inside a procedure o
 unlike($err, qr/after rollback/, 'attack: ... nothing after it ran');
 is("$label|$rows", "$high|s0,s3", 'attack: ... the session never left s3');
 
-# attack 10: lower inside a plpgsql FOR loop over s3 rows, whose portal
+# attack 11: lower inside a plpgsql FOR loop over s3 rows, whose portal
 # would go on returning rows read at s3
 $node->safe_psql('postgres', qq{
 	CREATE FUNCTION public.lower_in_loop() RETURNS text LANGUAGE plpgsql AS \$\$
@@ -274,7 +274,7 @@ like($err, qr/ERROR:  55006: cannot change the client label while the session ha
 is("$label|$rows", "$high|s0,s3", 'attack: ... the session stays at s3');
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'attack: ... and the server is still up');
 
-# attack 11: a statement that lowers and then fails rolls back with all it
+# attack 12: a statement that lowers and then fails rolls back with all it
 # did: nothing it wrote at s0 stays, and it ran no later statement at s0
 ($out, $err, $label, $rows) = run('r_app', qq{
 WITH l AS (SELECT labelam.set_client_label('$low'))
@@ -287,7 +287,7 @@ SELECT labelam.set_client_label('$low'), 1 / (length(labelam.client_label()) - l
 like($err, qr/division by zero/, 'attack: a statement failing after it lowered the label fails');
 is("$label|$rows", "$high|s0,s0-late,s3", 'attack: ... and its change is gone with it');
 
-# attack 12: an extended-protocol pipeline runs statements after the
+# attack 13: an extended-protocol pipeline runs statements after the
 # lowering in the same transaction until Sync, so that a later failure
 # would undo it: refused after the pipeline's first statement, and the
 # first statement commits at once (pgbench reads ":name" as a variable:
