@@ -55,14 +55,27 @@ bench_cluster_conf() {
 	)
 }
 
-# options that make a set-up session write rows labeled $1 (superuser):
-# the session's own label at that level, and the row label asked for
-write_opts() {
-	local label=$1 o
-	o="-c labelam.default_client_label=$(writer_for "$label")"
-	o="$o -c labelam.insert_label=$label"
-	echo "$o"
+# A set-up session writing rows labeled $1 runs at the same level (MLS
+# writes need the subject's level to equal the row's): as a superuser role
+# of that level, whose label comes from a labelam.role_label row (the
+# session cannot choose its label with PGOPTIONS: default_client_label is
+# server configuration).  The label is writer_for's, as when the writer
+# passed it as labelam.default_client_label, so results stay comparable.
+writer_role() { local l=${1##*:sepgsql_table_t:}; echo "bench_w_${l//[^a-z0-9]/_}"; }
+# create the writer role of label $2 and its role_label row in db $1, once
+# (a marker file, so that calls in subshells share it)
+ensure_writer() {	# db label
+	local role; role=$(writer_role "$2")
+	local mark="$WORK/writer.$1.$role"
+	[ -e "$mark" ] && return 0
+	psql_q -d "$1" -c "DO \$\$ BEGIN CREATE ROLE $role LOGIN SUPERUSER;
+			EXCEPTION WHEN duplicate_object THEN NULL; END \$\$" \
+		-c "INSERT INTO labelam.role_label VALUES ('$role', '$(writer_for "$2")')
+			ON CONFLICT (role) DO UPDATE SET label = EXCLUDED.label" >/dev/null &&
+		touch "$mark"
 }
+# options that make the writer's session label its rows $1
+write_opts() { echo "-c labelam.insert_label=$1"; }
 declare -A _SECID
 secid_of() {	# secid of a label, interned in database $BENCH_DB
 	if [ -z "${_SECID[$1]:-}" ]; then
@@ -94,7 +107,10 @@ log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 note() { echo "- $*" >>"$NOTES"; log "NOTE: $*"; }
 
 # connection string of a set-up session writing rows labeled $2 in db $1
-writer_conn() { echo "dbname=$1 options='$(write_opts "$2")'"; }
+writer_conn() {
+	ensure_writer "$1" "$2" >&2
+	echo "dbname=$1 user=$(writer_role "$2") options='$(write_opts "$2")'"
+}
 # psql as such a session: writer_psql db label psql-args...
 writer_psql() { local db=$1 label=$2; shift 2; psql_q -d "$(writer_conn "$db" "$label")" "$@"; }
 # psql as a measured role: role_psql role db psql-args...

@@ -101,13 +101,18 @@ avc_init(void)
 							 PGC_SUSET, 0,
 							 NULL, NULL, NULL);
 
+	/*
+	 * PGC_SIGHUP, not PGC_SUSET: a session must not choose its own label,
+	 * which it could with PGOPTIONS or ALTER ROLE/DATABASE ... SET.
+	 */
 	DefineCustomStringVariable("labelam.default_client_label",
 							   "Security label of sessions that get none otherwise.",
 							   "Used when the connection has no SELinux peer context and "
-							   "labelam.role_label has no row for the login role.",
+							   "labelam.role_label has no row for the login role. "
+							   "Set in postgresql.conf only.",
 							   &avc_default_client_label,
 							   "",
-							   PGC_SUSET, 0,
+							   PGC_SIGHUP, 0,
 							   NULL, NULL, NULL);
 
 	/*

@@ -80,6 +80,9 @@ extern void avc_session_label_assign(const char *newval, void *extra);
 /* hooks.c */
 extern void avc_hooks_init(void);
 
+/* depth of CALL and DO statements running (they may COMMIT or ROLLBACK) */
+extern int	avc_routine_depth;
+
 /* permission names <-> bits */
 extern uint32 avc_perms_from_names(AvcClass tclass, const char *const *names,
 								   int n);

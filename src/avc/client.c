@@ -9,8 +9,10 @@
  *		at authentication, ClientAuthentication_hook),
  *	 2. labelam.role_label's row for the login (session) role, in the
  *		database connected to (if labelam is installed there),
- *	 3. labelam.default_client_label (superuser setting; ALTER ROLE ... SET
- *		and ALTER DATABASE ... SET work too).
+ *	 3. labelam.default_client_label, a PGC_SIGHUP setting: only
+ *		postgresql.conf (or ALTER SYSTEM) sets it, so that no session picks
+ *		its own label with PGOPTIONS, ALTER ROLE ... SET or ALTER DATABASE
+ *		... SET.
  * Without one the connection is refused (FATAL), never run unconfined.
  * SET ROLE does not change the label: database roles are not policy
  * subjects, as with SELinux users.
@@ -30,8 +32,24 @@
  * workers restore the leader's settings, so they decide with the session's
  * current label.  Only labelam sets it: its check hook refuses everyone
  * else, and labelam.set_client_label() checks the policy's process
- * { setcurrent dyntransition } first, as sepgsql_setcon() does.  A change
- * is transactional (undone on abort), like any setting.
+ * { setcurrent dyntransition } first, as sepgsql_setcon() does.
+ *
+ * Invariants of a change (labelam.set_client_label):
+ *	 - Nothing undoes a change the policy would not allow the session to
+ *	   make back.  Such a "one-way" change (no setcurrent, or no
+ *	   dyntransition from the new label to the old) is refused (25001)
+ *	   wherever a rollback could undo it after its statement ended: inside
+ *	   a transaction block (implicit ones of multi-statement queries too),
+ *	   a subtransaction (savepoints, plpgsql exception blocks), a procedure
+ *	   or DO block (which may COMMIT or ROLLBACK), and an extended-protocol
+ *	   pipeline; its statement commits as soon as it completes.  A
+ *	   statement that makes it and then fails rolls back with everything it
+ *	   did, the change included.  A change the policy allows both ways
+ *	   stays transactional, like any setting.
+ *	 - No result produced at one label is read at another: a change is
+ *	   refused (55006) while the session has any cursor (pg_cursors, held
+ *	   or not, and internal portals such as a plpgsql FOR loop's), and
+ *	   every change, its rollback included, invalidates the cached plans.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,13 +65,19 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "commands/extension.h"
+#include "executor/executor.h"
 #include "executor/tuptable.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "postmaster/autovacuum.h"
 #include "replication/walsender.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/plancache.h"
+#include "utils/portal.h"
+#include "utils/tuplestore.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -229,9 +253,84 @@ avc_client_resolve(void)
 }
 
 /*
+ * May a session labeled "from" change itself to "to"?  The policy's process
+ * { setcurrent } on itself and { dyntransition } to the new label, as
+ * SELinux asks of setcon(3).
+ */
+static bool
+change_allowed(uint32 from, uint32 to, bool audit)
+{
+	AvcDecision self;
+	AvcDecision trans;
+
+	avc_decide(AVC_CLASS_PROCESS, from, AVC_OBJ_LOCAL, from, &self);
+	avc_decide(AVC_CLASS_PROCESS, from, AVC_OBJ_LOCAL, to, &trans);
+	if (audit && avc_audit_mode != AVC_AUDIT_NONE)
+	{
+		avc_audit_record(NULL, AVC_CLASS_PROCESS, AVC_OBJ_LOCAL, from,
+						 &self, AVC_PROCESS_SETCURRENT);
+		avc_audit_record(NULL, AVC_CLASS_PROCESS, AVC_OBJ_LOCAL, to,
+						 &trans, AVC_PROCESS_DYNTRANSITION);
+	}
+	if (!((self.allowed & AVC_PROCESS_SETCURRENT) || self.permissive))
+		return false;
+	return (trans.allowed & AVC_PROCESS_DYNTRANSITION) || trans.permissive;
+}
+
+/*
+ * Does the session have a cursor whose rows could be read after a label
+ * change?  Every portal that pg_cursors shows (DECLARE, WITH HOLD or not,
+ * and named protocol-level portals, running or not), and every portal
+ * ready to be fetched from, visible or not (a plpgsql FOR loop's, an SPI
+ * cursor).  Not the statement's own portal: the simple query protocol's is
+ * not shown, and the extended protocol's unnamed portal, shown, is the
+ * statement's own when it is running (binding it dropped any earlier one).
+ * portalmem.c keeps its table to itself; pg_cursor() is its public view.
+ */
+static bool
+session_has_cursors(void)
+{
+	FmgrInfo	flinfo;
+	ReturnSetInfo rsinfo;
+	ExprContext *econtext;
+	Portal		unnamed;
+	uint64		own = 0;
+	bool		result;
+
+	LOCAL_FCINFO(fcinfo, 0);
+
+	if (!ThereAreNoReadyPortals())
+		return true;
+	unnamed = GetPortalByName("");
+	if (PortalIsValid(unnamed) && unnamed->visible &&
+		unnamed->status == PORTAL_ACTIVE)
+		own = 1;
+
+	econtext = CreateStandaloneExprContext();
+	fmgr_info(F_PG_CURSOR, &flinfo);
+	MemSet(&rsinfo, 0, sizeof(rsinfo));
+	rsinfo.type = T_ReturnSetInfo;
+	rsinfo.econtext = econtext;
+	rsinfo.allowedModes = (int) SFRM_Materialize;
+	rsinfo.returnMode = SFRM_ValuePerCall;
+	InitFunctionCallInfoData(*fcinfo, &flinfo, 0, InvalidOid, NULL,
+							 (Node *) &rsinfo);
+	(void) FunctionCallInvoke(fcinfo);
+	result = rsinfo.setResult != NULL &&
+		tuplestore_tuple_count(rsinfo.setResult) > own;
+	if (rsinfo.setResult != NULL)
+		tuplestore_end(rsinfo.setResult);
+	if (rsinfo.setDesc != NULL)
+		FreeTupleDesc(rsinfo.setDesc);
+	FreeExprContext(econtext, true);
+	return result;
+}
+
+/*
  * labelam.set_client_label(): change the session's label if the policy
  * allows the current label to change itself (setcurrent) to the new one
- * (dyntransition).
+ * (dyntransition).  See the header comment for when a change is refused
+ * although the policy allows it.
  */
 void
 avc_set_client_label(const char *label)
@@ -239,35 +338,75 @@ avc_set_client_label(const char *label)
 	char	   *canonical = avc_canonicalize(label);
 	uint32		subject = avc_subject_local_id();
 	uint32		target;
-	AvcDecision self;
-	AvcDecision trans;
+	const char *current;
+	bool		one_way;
 
 	if (subject == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("this process has no security label to change")));
+	current = avc_client_label();
 	target = avc_local_id(canonical);
-	avc_decide(AVC_CLASS_PROCESS, subject, AVC_OBJ_LOCAL, subject, &self);
-	avc_decide(AVC_CLASS_PROCESS, subject, AVC_OBJ_LOCAL, target, &trans);
-	if (avc_audit_mode != AVC_AUDIT_NONE)
+	if (!change_allowed(subject, target, true))
 	{
-		avc_audit_record(NULL, AVC_CLASS_PROCESS, AVC_OBJ_LOCAL, subject,
-						 &self, AVC_PROCESS_SETCURRENT);
-		avc_audit_record(NULL, AVC_CLASS_PROCESS, AVC_OBJ_LOCAL, target,
-						 &trans, AVC_PROCESS_DYNTRANSITION);
-	}
-	if (!((self.allowed & AVC_PROCESS_SETCURRENT) || self.permissive))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to change the client label"),
-				 errdetail("The security policy does not allow process { setcurrent } to \"%s\".",
-						   avc_client_label())));
-	if (!((trans.allowed & AVC_PROCESS_DYNTRANSITION) || trans.permissive))
+		AvcDecision self;
+
+		avc_decide(AVC_CLASS_PROCESS, subject, AVC_OBJ_LOCAL, subject, &self);
+		if (!((self.allowed & AVC_PROCESS_SETCURRENT) || self.permissive))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to change the client label"),
+					 errdetail("The security policy does not allow process { setcurrent } to \"%s\".",
+							   current)));
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to change the client label"),
 				 errdetail("The security policy does not allow process { dyntransition } from \"%s\" to \"%s\".",
-						   avc_client_label(), canonical)));
+						   current, canonical)));
+	}
+
+	/* the same label again changes nothing */
+	if (strcmp(canonical, current) == 0)
+		return;
+
+	/*
+	 * Rows a cursor produced at the old label must not be read at the new
+	 * one, which may not read them.
+	 */
+	if (session_has_cursors())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("cannot change the client label while the session has open cursors"),
+				 errdetail("Rows a cursor read at one label must not be read at another."),
+				 errhint("Close all cursors (CLOSE ALL) first.")));
+
+	/*
+	 * A change the policy would not let the session make back must outlive
+	 * any rollback: allow it only where its statement's own commit follows
+	 * it, and commit that statement at once (an extended-protocol Execute
+	 * otherwise waits for Sync).
+	 */
+	one_way = !change_allowed(target, subject, false);
+	if (one_way)
+	{
+		const char *msg = NULL;
+
+		if (IsSubTransaction())
+			msg = gettext_noop("cannot change the client label inside a subtransaction");
+		else if (IsTransactionBlock())
+			msg = gettext_noop("cannot change the client label inside a transaction block");
+		else if (avc_routine_depth > 0)
+			msg = gettext_noop("cannot change the client label inside a procedure or DO block");
+		else if (MyXactFlags & XACT_FLAGS_PIPELINING)
+			msg = gettext_noop("cannot change the client label within a pipeline");
+		if (msg != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+					 errmsg_internal("%s", _(msg)),
+					 errdetail("The security policy does not allow the new label to change back, so the change must not be undone by a rollback."),
+					 errhint("Call labelam.set_client_label() as a statement of its own, outside transaction blocks, procedures and pipelines.")));
+		MyXactFlags |= XACT_FLAGS_NEEDIMMEDIATECOMMIT;
+	}
 	set_session_label(canonical, PGC_S_SESSION);
 }
 
@@ -287,8 +426,23 @@ avc_session_label_check(char **newval, void **extra, GucSource source)
 	return false;
 }
 
+/*
+ * Assign hook of labelam.session_label: the new subject, set or restored
+ * (a transactional change undone by a rollback comes here too).  Cached
+ * plans were made for the old label: replan them.  Both only reset memory;
+ * assign hooks must not fail.
+ */
 void
 avc_session_label_assign(const char *newval, void *extra)
 {
+	const char *old = avc_client_label();
+	bool		old_none = (old == NULL);
+	bool		new_none = (newval == NULL || newval[0] == '\0');
+	bool		changed;
+
+	changed = old_none != new_none ||
+		(!old_none && strcmp(old, newval) != 0);
 	avc_set_subject(newval);
+	if (changed)
+		ResetPlanCache();
 }

@@ -3,7 +3,8 @@
  * hooks.c
  *	  Where the policy subsystem hooks into the server: authentication
  *	  (the client's peer label), statement boundaries (policy reload check,
- *	  audit flush) and transaction end.
+ *	  audit flush), transaction end, and how deep the session is in CALL
+ *	  and DO (set_client_label's one-way changes are refused there).
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +26,12 @@ static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* depth of executor and utility calls, so that we flush at top level */
 static int	nesting = 0;
+
+/*
+ * Depth of CALL and DO: code they run may end the transaction (COMMIT,
+ * ROLLBACK) and go on, so set_client_label refuses one-way changes there.
+ */
+int			avc_routine_depth = 0;
 
 static void
 avc_client_authentication(Port *port, int status)
@@ -103,8 +110,13 @@ avc_process_utility(PlannedStmt *pstmt, const char *queryString,
 					ParamListInfo params, QueryEnvironment *queryEnv,
 					DestReceiver *dest, QueryCompletion *qc)
 {
+	bool		routine = IsA(pstmt->utilityStmt, CallStmt) ||
+		IsA(pstmt->utilityStmt, DoStmt);
+
 	avc_revalidate_pending = true;
 	nesting++;
+	if (routine)
+		avc_routine_depth++;
 	PG_TRY();
 	{
 		if (prev_process_utility)
@@ -117,6 +129,8 @@ avc_process_utility(PlannedStmt *pstmt, const char *queryString,
 	PG_FINALLY();
 	{
 		nesting--;
+		if (routine)
+			avc_routine_depth--;
 	}
 	PG_END_TRY();
 	if (nesting == 0)
