@@ -111,9 +111,13 @@ _known_format_diff() {	# test diffs
 		cur && /^[-+]/ && !/^(\+\+\+|---) / { print }' "$2")
 }
 
-_check_pg_count() {	# name out-file diffs expected-dir results-dir
-	local name=$1 out=$2 diffs=$3 p f t failed=()
+_check_pg_count() {	# name out-file diffs expected-dir results-dir schedule
+	local name=$1 out=$2 diffs=$3 p f t failed=() total missing
 	p=$(grep -cE '\.\.\. ok' "$out")
+	# a test that never ran (the driver stopped) is a failure too
+	total=$(sed -n 's/^test:[[:space:]]*//p' "$6" | wc -w)
+	missing=$((total - p - $(grep -cE '\.\.\. FAILED' "$out")))
+	[ "$missing" -lt 0 ] && missing=0
 	for t in $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {print $i; break}}'); do
 		if [[ " $AM_NAME_TESTS " == *" $t "* ]] && _only_am_name_diffs "$t" "$4" "$5"; then
 			p=$((p + 1))
@@ -124,7 +128,8 @@ _check_pg_count() {	# name out-file diffs expected-dir results-dir
 			failed+=("$t")
 		fi
 	done
-	f=${#failed[@]}
+	[ "$missing" -gt 0 ] && failed+=("($missing tests did not run)")
+	f=$((${#failed[@]} + missing - (missing > 0 ? 1 : 0)))
 	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
 	if [ "$f" -gt 0 ]; then
 		FAILED_NAMES+=("$name: ${failed[*]}")
@@ -196,14 +201,14 @@ check_pg_mode() {	# mode conf-lines...
 		--max-concurrent-tests=20 --load-extension=labelam \
 		--schedule="$SUITE/regress/parallel_schedule") >"$out/regress.out" 2>&1
 	_check_pg_count "pg-$mode regress" "$out/regress.out" "$out/regress/regression.diffs" \
-		"$SUITE/regress/expected" "$out/regress/results"
+		"$SUITE/regress/expected" "$out/regress/results" "$SUITE/regress/parallel_schedule"
 	_check_pg_verify "pg-$mode"
 	(cd "$out/isolation" && as_user "$PGXS_TESTDIR/isolation/pg_isolation_regress" \
 		--bindir="$PGBIN" --inputdir="$SUITE/isolation" --outputdir="$out/isolation" \
 		--host="$PGHOST" --port="$PGPORT" --load-extension=labelam \
 		--schedule="$SUITE/isolation/isolation_schedule") >"$out/isolation.out" 2>&1
 	_check_pg_count "pg-$mode isolation" "$out/isolation.out" "$out/isolation/regression.diffs" \
-		"$SUITE/isolation/expected" "$out/isolation/results"
+		"$SUITE/isolation/expected" "$out/isolation/results" "$SUITE/isolation/isolation_schedule"
 	[ "$mode" = walcheck ] && _check_pg_standby "pg-$mode"
 	cluster_stop
 }
