@@ -5,7 +5,7 @@
  *	  where a tuple is handed to the executor (filter.c), where a tuple is
  *	  written (write.c, rewrite.c), where labels are carried
  *	  through ALTER TABLE rewrites and partition moves (labeling.c,
- *	  write.c), and where heap's code
+ *	  write.c), where storage is truncated (label_set.c), and where heap's code
  *	  insists on being called for heap itself (index builds).
  *
  *-------------------------------------------------------------------------
@@ -20,6 +20,7 @@
 #include "utils/rel.h"
 
 #include "labelam.h"
+#include "am/label_set.h"
 #include "am/labelheap.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
@@ -134,6 +135,8 @@ labelheap_routine(void)
 		labelheap_methods.tuple_update = labelheap_tuple_update;
 		labelheap_methods.tuple_delete = labelheap_tuple_delete;
 
+		labelheap_methods.relation_set_new_filenode = labelheap_relation_set_new_filenode;
+		labelheap_methods.relation_nontransactional_truncate = labelheap_relation_nontransactional_truncate;
 		labelheap_methods.relation_copy_for_cluster = labelheap_relation_copy_for_cluster;
 		labelheap_methods.index_build_range_scan = labelheap_index_build_range_scan;
 		labelheap_methods.index_validate_scan = labelheap_index_validate_scan;
@@ -171,4 +174,5 @@ labelam_am_init(void)
 	labelheap_filter_init();
 	labelheap_ios_init();
 	labelheap_label_column_init();
+	labelheap_label_set_init();
 }

@@ -55,6 +55,13 @@ extern const char *avc_client_label(void);
 extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
 
 /*
+ * Like avc_check_tuple, but records nothing for the audit: for questions
+ * whose answer is not itself an access (may this session destroy every row
+ * of a label?).
+ */
+extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
+
+/*
  * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming
  * the relation and the permission.  For the write path.
  */

@@ -446,6 +446,17 @@ avc_check_tuple(Relation rel, Oid object_secid, uint32 perms)
 	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms);
 }
 
+bool
+avc_tuple_allowed(Oid object_secid, uint32 perms)
+{
+	AvcDecision d;
+
+	/* not cacheable (no subject, unknown secid) comes back as deny-all */
+	(void) avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(),
+					  AVC_OBJ_SECID, object_secid, &d);
+	return (d.allowed & perms) == perms || d.permissive;
+}
+
 void
 avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 {
