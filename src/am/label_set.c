@@ -13,14 +13,13 @@
  *
  * Writers (write.c) call labelheap_label_set_note() for each new tuple
  * version.  It must cost about nothing, so each backend remembers the
- * pairs it knows to be in the catalog:
- *	- a one-entry cache of the last pair noted;
- *	- known_pairs: pairs whose catalog row is committed;
- *	- pending_pairs: pairs whose row this transaction inserted (or found
- *	  inserted by itself), tagged with the subtransaction; promoted to
- *	  known_pairs at commit, dropped at abort, at the abort of their
- *	  subtransaction, and at PREPARE (whoever commits a prepared
- *	  transaction publishes nothing; the next writer finds the row).
+ * pairs it knows to be in the catalog: a one-entry cache of the last pair
+ * noted, in front of a hash table of pairs whose catalog row is committed
+ * or pending.  A pending pair is one whose row this transaction inserted
+ * (or found inserted by itself), tagged with the subtransaction: it
+ * becomes committed at commit, and is forgotten at abort, at the abort of
+ * its subtransaction, and at PREPARE (whoever commits a prepared
+ * transaction publishes nothing; the next writer finds the row).
  * On a miss the pair is looked up in the catalog (SnapshotSelf: committed
  * rows and this transaction's own) and inserted if absent, in the writer's
  * transaction, so that tuple and set row commit or abort together.  Rows
@@ -95,26 +94,18 @@ typedef struct SetKey
 typedef struct KnownPair
 {
 	SetKey		key;
+	SubTransactionId subid;		/* pending: the subtransaction that owns
+								 * the row; InvalidSubTransactionId:
+								 * committed */
 } KnownPair;
 
-typedef struct KnownRel
-{
-	Oid			relid;			/* hash key */
-	int			npairs;			/* its entries in known_pairs */
-} KnownRel;
-
-typedef struct PendingPair
-{
-	SetKey		key;
-	SubTransactionId subid;		/* subtransaction that owns the row */
-} PendingPair;
-
+/* known_pairs, and the set of relations that have entries there */
 static MemoryContext known_cxt = NULL;
 static HTAB *known_pairs = NULL;
 static HTAB *known_rels = NULL;
 
-/* NULL when this transaction noted nothing new; in TopTransactionContext */
-static HTAB *pending_pairs = NULL;
+/* keys of the pending pairs, in TopTransactionContext */
+static List *pending_keys = NIL;
 static SubTransactionId pending_max_subid = InvalidSubTransactionId;
 
 /* the last pair noted, known or pending */
@@ -295,42 +286,59 @@ known_reset(void)
 	last_valid = false;
 }
 
+/* Creates the tables if there are none, or starts over if they are full. */
 static void
-known_add(SetKey key)
+known_ensure(void)
 {
-	KnownRel   *kr;
-	bool		found;
+	HASHCTL		info;
 
-	if (known_pairs == NULL || hash_get_num_entries(known_pairs) >= KNOWN_PAIRS_MAX)
-	{
-		HASHCTL		info;
-
-		known_reset();
-		info.hcxt = known_cxt;
-		info.keysize = sizeof(SetKey);
-		info.entrysize = sizeof(KnownPair);
-		known_pairs = hash_create("labelam known label set pairs", 256, &info,
-								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-		info.keysize = sizeof(Oid);
-		info.entrysize = sizeof(KnownRel);
-		known_rels = hash_create("labelam known label set relations", 64,
-								 &info, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	}
-	/* may run at commit: never raise an error, forgetting is safe */
-	kr = hash_search(known_rels, &key.relid, HASH_ENTER_NULL, &found);
-	if (kr == NULL)
+	if (known_pairs != NULL &&
+		hash_get_num_entries(known_pairs) < KNOWN_PAIRS_MAX)
 		return;
-	if (!found)
-		kr->npairs = 0;
-	if (hash_search(known_pairs, &key, HASH_ENTER_NULL, &found) == NULL)
-		return;
-	if (!found)
-		kr->npairs++;
+	known_reset();
+	info.hcxt = known_cxt;
+	info.keysize = sizeof(SetKey);
+	info.entrysize = sizeof(KnownPair);
+	known_pairs = hash_create("labelam known label set pairs", 256, &info,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	info.keysize = sizeof(Oid);
+	info.entrysize = sizeof(Oid);
+	known_rels = hash_create("labelam known label set relations", 64,
+							 &info, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
-/* Forgets the known pairs of relid. */
+/*
+ * Remembers a pair: committed (subid invalid), or pending, owned by the
+ * subtransaction subid.  Pending pairs are also listed in pending_keys, so
+ * that the transaction callbacks, which must not fail, find them without
+ * allocating.
+ */
 static void
-forget_known(Oid relid)
+pair_add(SetKey key, SubTransactionId subid)
+{
+	KnownPair  *kp;
+
+	known_ensure();
+	if (subid != InvalidSubTransactionId)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(TopTransactionContext);
+
+		pending_keys = lappend(pending_keys, memcpy(palloc(sizeof(SetKey)),
+													&key, sizeof(SetKey)));
+		MemoryContextSwitchTo(oldcxt);
+		pending_max_subid = Max(pending_max_subid, subid);
+	}
+	(void) hash_search(known_rels, &key.relid, HASH_ENTER, NULL);
+	kp = hash_search(known_pairs, &key, HASH_ENTER, NULL);
+	kp->subid = subid;
+}
+
+/*
+ * Forgets every pair of relid, pending ones too (a pending pair forgotten
+ * is only looked up again, and found as this transaction's row).
+ */
+static void
+forget_relation(Oid relid)
 {
 	HASH_SEQ_STATUS status;
 	KnownPair  *kp;
@@ -345,51 +353,11 @@ forget_known(Oid relid)
 			hash_search(known_pairs, &kp->key, HASH_REMOVE, NULL);
 }
 
-/* Forgets the known and pending pairs of relid. */
-static void
-forget_relation(Oid relid)
-{
-	forget_known(relid);
-	if (pending_pairs != NULL)
-	{
-		HASH_SEQ_STATUS status;
-		PendingPair *pp;
-
-		hash_seq_init(&status, pending_pairs);
-		while ((pp = hash_seq_search(&status)) != NULL)
-			if (pp->key.relid == relid)
-				hash_search(pending_pairs, &pp->key, HASH_REMOVE, NULL);
-	}
-}
-
-static void
-pending_add(SetKey key)
-{
-	PendingPair *pp;
-
-	if (pending_pairs == NULL)
-	{
-		HASHCTL		info;
-
-		info.hcxt = TopTransactionContext;
-		info.keysize = sizeof(SetKey);
-		info.entrysize = sizeof(PendingPair);
-		pending_pairs = hash_create("labelam pending label set pairs", 16,
-									&info,
-									HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	}
-	pp = hash_search(pending_pairs, &key, HASH_ENTER, NULL);
-	pp->subid = GetCurrentSubTransactionId();
-	pending_max_subid = Max(pending_max_subid, pp->subid);
-}
-
 static inline bool
 pair_is_known(SetKey key)
 {
-	return (known_pairs != NULL &&
-			hash_search(known_pairs, &key, HASH_FIND, NULL) != NULL) ||
-		(pending_pairs != NULL &&
-		 hash_search(pending_pairs, &key, HASH_FIND, NULL) != NULL);
+	return known_pairs != NULL &&
+		hash_search(known_pairs, &key, HASH_FIND, NULL) != NULL;
 }
 
 static void
@@ -406,64 +374,75 @@ label_set_relcache_callback(Datum arg, Oid relid)
 	}
 	if (relid == set_relid || relid == set_indexid)
 		set_oids_valid = false;
-	/* pending pairs stay: this transaction's rows are still there */
-	forget_known(relid);
+	forget_relation(relid);
+}
+
+/*
+ * Pending pairs of subtransaction subid (all of them if subid is invalid)
+ * become those of newsubid (committed if invalid), or are forgotten if
+ * forget.  Never fails: only looks up and removes.
+ */
+static void
+pending_resolve(SubTransactionId subid, SubTransactionId newsubid,
+				bool forget)
+{
+	ListCell   *lc;
+
+	if (known_pairs == NULL)
+		return;
+	foreach(lc, pending_keys)
+	{
+		KnownPair  *kp = hash_search(known_pairs, lfirst(lc), HASH_FIND, NULL);
+
+		if (kp == NULL || kp->subid == InvalidSubTransactionId ||
+			(subid != InvalidSubTransactionId && kp->subid != subid))
+			continue;
+		if (forget)
+			hash_search(known_pairs, lfirst(lc), HASH_REMOVE, NULL);
+		else
+			kp->subid = newsubid;
+	}
 }
 
 static void
 label_set_xact_callback(XactEvent event, void *arg)
 {
-	HASH_SEQ_STATUS status;
-	PendingPair *pp;
-
 	switch (event)
 	{
 		case XACT_EVENT_COMMIT:
-			if (pending_pairs != NULL)
-			{
-				hash_seq_init(&status, pending_pairs);
-				while ((pp = hash_seq_search(&status)) != NULL)
-					known_add(pp->key);
-			}
-			/* FALLTHROUGH */
-		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_COMMIT:
+			/* the rows are committed and visible to all */
+			pending_resolve(InvalidSubTransactionId, InvalidSubTransactionId,
+							false);
+			break;
+		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
 		case XACT_EVENT_PREPARE:
-			/* the memory goes with TopTransactionContext */
-			pending_pairs = NULL;
-			pending_max_subid = InvalidSubTransactionId;
-			last_valid = false;
+			/* gone, or committed later by whoever finishes the prepared one */
+			pending_resolve(InvalidSubTransactionId, InvalidSubTransactionId,
+							true);
 			break;
 		default:
-			break;
+			return;
 	}
+	/* the list goes with TopTransactionContext */
+	pending_keys = NIL;
+	pending_max_subid = InvalidSubTransactionId;
+	last_valid = false;
 }
 
 static void
 label_set_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 						   SubTransactionId parentSubid, void *arg)
 {
-	HASH_SEQ_STATUS status;
-	PendingPair *pp;
-
-	if (event != SUBXACT_EVENT_COMMIT_SUB && event != SUBXACT_EVENT_ABORT_SUB)
-		return;
 	if (event == SUBXACT_EVENT_ABORT_SUB)
 		last_valid = false;
-	if (pending_pairs == NULL || mySubid > pending_max_subid)
+	if (mySubid > pending_max_subid)
 		return;
-
-	hash_seq_init(&status, pending_pairs);
-	while ((pp = hash_seq_search(&status)) != NULL)
-	{
-		if (pp->subid != mySubid)
-			continue;
-		if (event == SUBXACT_EVENT_COMMIT_SUB)
-			pp->subid = parentSubid;
-		else
-			hash_search(pending_pairs, &pp->key, HASH_REMOVE, NULL);	/* row gone */
-	}
+	if (event == SUBXACT_EVENT_COMMIT_SUB)
+		pending_resolve(mySubid, parentSubid, false);
+	else if (event == SUBXACT_EVENT_ABORT_SUB)
+		pending_resolve(mySubid, InvalidSubTransactionId, true);	/* rows gone */
 }
 
 /* ---------------------------------------------------------------------
@@ -530,17 +509,13 @@ ensure_pair(Oid relid, Oid secid, Relation rel)
 	}
 	table_close(setrel, RowExclusiveLock);
 
-	if (!res.found || res.mine)
-	{
-		/*
-		 * A row of this transaction: pending.  One found rather than
-		 * inserted may belong to an ancestor subtransaction; tagging it
-		 * with the current one can only forget it too early.
-		 */
-		pending_add(key);
-	}
-	else
-		known_add(key);
+	/*
+	 * A row of this transaction is pending.  One found rather than inserted
+	 * may belong to an ancestor subtransaction; tagging it with the current
+	 * one can only forget it too early.
+	 */
+	pair_add(key, (!res.found || res.mine) ?
+			 GetCurrentSubTransactionId() : InvalidSubTransactionId);
 
 	if (!res.found)
 	{
@@ -726,8 +701,8 @@ label_set_remove(Oid relid)
 	setrel = table_open(set_relid, RowExclusiveLock);
 	set_scan(setrel, SnapshotSelf, relid, InvalidOid, SET_SCAN_DELETE, &res);
 	table_close(setrel, RowExclusiveLock);
-	if (res.found)
-		CacheInvalidateRelcacheByRelid(relid);
+	/* TRUNCATE and DROP invalidate it anyway; this says why it matters */
+	CacheInvalidateRelcacheByRelid(relid);
 }
 
 /*
