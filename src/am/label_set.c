@@ -654,10 +654,15 @@ static bool
 label_set_check(Relation rel, uint32 perms, bool audit)
 {
 	int			n;
-	Oid		   *secids = label_set_get(rel, &n);
+	Oid		   *secids;
 	bool		ok = true;
 	int			i;
 
+	/* other relations hold no labeled rows (partitioned ones: see leaves) */
+	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
+		!is_labelheap_relation(rel))
+		return true;
+	secids = label_set_get(rel, &n);
 	for (i = 0; i < n && ok; i++)
 	{
 		/* a label that names no label in the dictionary is denied */

@@ -25,7 +25,8 @@ extern void labelheap_label_set_note(Relation rel, Oid secid);
 
 /*
  * Does the session hold all of perms (AVC_DB_TUPLE_* bits) on every label
- * of rel's set?  Records no audit lines.  The caller should hold a lock
+ * of rel's set?  Records no audit lines.  True for relations other than
+ * labelheap tables (a partitioned table's rows are in its leaves).  The caller should hold a lock
  * that keeps writers out (AccessExclusiveLock), or the answer may be stale
  * by the time it is used.
  */
