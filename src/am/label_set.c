@@ -493,6 +493,9 @@ ensure_pair(Oid relid, Oid secid, Relation rel)
 		return;
 
 	set_catalog_require();
+	/* should anyone make the set's own table labelheap: no recursion */
+	if (relid == set_relid)
+		return;
 	setrel = table_open(set_relid, RowExclusiveLock);
 	set_scan(setrel, SnapshotSelf, relid, secid, SET_SCAN_FIND, &res);
 	if (!res.found)
