@@ -3,7 +3,8 @@
  * label_set.c
  *	  The label set of each labelheap relation (labelam.table_labels), and
  *	  the checks of the operations that destroy rows without reading them:
- *	  TRUNCATE, DROP of the relation, DROP COLUMN.
+ *	  TRUNCATE, DROP of the relation, DROP COLUMN, REFRESH MATERIALIZED
+ *	  VIEW.
  *
  * Invariant: for every tuple version of a labelheap relation R that is
  * committed, or written by the current transaction, labelam.table_labels
@@ -57,11 +58,13 @@
 #include "catalog/namespace.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_class.h"
+#include "commands/tablecmds.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
+#include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/hsearch.h"
@@ -121,6 +124,7 @@ static bool set_oids_valid = false;
 static uint64 set_inval_count = 0;
 
 static object_access_hook_type prev_object_access_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* ---------------------------------------------------------------------
  * The catalog
@@ -714,15 +718,15 @@ label_set_remove(Oid relid)
 }
 
 /*
- * TRUNCATE of rel: delete on every label of its set; then the set is
+ * TRUNCATE of rel (or what amounts to one): delete on every label of its set; then the set is
  * empty, as the relation will be (should the truncation roll back, so do
  * the set's rows).  The set cached in rd_amcache is dropped, not emptied:
  * it must never claim less than the catalog after a rollback.
  */
 static void
-truncate_check(Relation rel)
+truncate_check(Relation rel, const char *action)
 {
-	labelheap_label_set_require(rel, AVC_DB_TUPLE_DELETE, "truncate");
+	labelheap_label_set_require(rel, AVC_DB_TUPLE_DELETE, action);
 	label_set_remove(RelationGetRelid(rel));
 	if (rel->rd_amcache != NULL)
 		((LabelheapRelCache *) rel->rd_amcache)->set_valid = false;
@@ -743,7 +747,7 @@ labelheap_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 									MultiXactId *minmulti)
 {
 	if (newrnode != &rel->rd_node)
-		truncate_check(rel);
+		truncate_check(rel, "truncate");
 	GetHeapamTableAmRoutine()->relation_set_new_filenode(rel, newrnode,
 														 persistence,
 														 freezeXid, minmulti);
@@ -756,7 +760,7 @@ labelheap_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 void
 labelheap_relation_nontransactional_truncate(Relation rel)
 {
-	truncate_check(rel);
+	truncate_check(rel, "truncate");
 	GetHeapamTableAmRoutine()->relation_nontransactional_truncate(rel);
 }
 
@@ -806,6 +810,47 @@ label_set_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 }
 
 /*
+ * REFRESH MATERIALIZED VIEW (not CONCURRENTLY) replaces every row of a
+ * labelheap materialized view, those the session may not select included,
+ * by the rows its query returns: a truncation.  The lock is taken here as
+ * ExecRefreshMatView takes it (PostgreSQL 15, commands/matview.c), so that
+ * the check holds; the set is emptied, and the refresh's rows, written
+ * into a transient relation, note their labels for the view too.
+ */
+static void
+refresh_check(RefreshMatViewStmt *stmt)
+{
+	Oid			relid;
+	Relation	rel;
+
+	relid = RangeVarGetRelidExtended(stmt->relation, AccessExclusiveLock, 0,
+									 RangeVarCallbackOwnsTable, NULL);
+	rel = table_open(relid, NoLock);
+	if (rel->rd_rel->relkind == RELKIND_MATVIEW && is_labelheap_relation(rel))
+		truncate_check(rel, "refresh");
+	table_close(rel, NoLock);
+}
+
+static void
+label_set_process_utility(PlannedStmt *pstmt, const char *queryString,
+						  bool readOnlyTree, ProcessUtilityContext context,
+						  ParamListInfo params, QueryEnvironment *queryEnv,
+						  DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *parsetree = pstmt->utilityStmt;
+
+	if (IsA(parsetree, RefreshMatViewStmt) &&
+		!((RefreshMatViewStmt *) parsetree)->concurrent)
+		refresh_check((RefreshMatViewStmt *) parsetree);
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context,
+							 params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
+/*
  * For labelam.verify_labels: rel's set in the catalog, committed or
  * written by transactions still in progress (sorted, unique, palloc'd);
  * false if the catalog is missing.
@@ -827,4 +872,6 @@ labelheap_label_set_init(void)
 	RegisterSubXactCallback(label_set_subxact_callback, NULL);
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = label_set_object_access;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = label_set_process_utility;
 }

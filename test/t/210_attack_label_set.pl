@@ -252,6 +252,27 @@ $t->quit;
 refused($terr, 'truncate', 'race', 'attack: TRUNCATE waiting for an uncommitted s1 insert');
 is(s1_count('race'), '1/1', 'attack: after the refused concurrent TRUNCATE, both rows are there');
 
+# attack 16: REFRESH MATERIALIZED VIEW replaces every row, those at s1
+# too: the owner at s0 may not refresh a view that s1 filled
+$node->safe_psql('postgres', q{
+	CREATE TABLE base (id int, lvl text) USING labelheap;
+	GRANT ALL ON base TO PUBLIC;
+	CREATE MATERIALIZED VIEW mv USING labelheap AS SELECT * FROM base WITH NO DATA;
+	ALTER MATERIALIZED VIEW mv OWNER TO r_s1;
+	GRANT SELECT ON mv TO PUBLIC;
+});
+as('r_s0', "INSERT INTO base VALUES (1, 'low')");
+as('r_s1', "INSERT INTO base VALUES (101, 'high'); REFRESH MATERIALIZED VIEW mv");
+$node->safe_psql('postgres', 'ALTER MATERIALIZED VIEW mv OWNER TO r_s0');
+refused(try_as('r_s0', 'REFRESH MATERIALIZED VIEW mv'), 'refresh', 'mv',
+	'attack: owner at s0 refreshes a materialized view filled at s1');
+is(s1_count('mv'), '1/1', 'attack: after the refused REFRESH, s1 still finds the rows it refreshed');
+$node->safe_psql('postgres', 'ALTER MATERIALIZED VIEW mv OWNER TO r_s1');
+is(as('r_s1', 'REFRESH MATERIALIZED VIEW mv; SELECT count(*) FROM mv'), '2',
+	's1 refreshes a materialized view holding only s1 rows');
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.table_labels WHERE relid = 'mv'::regclass"),
+	'1', 'the refreshed view has one label in its set');
+
 # legitimate: s0 truncates, drops a column of, and drops a table of s0 rows
 $node->safe_psql('postgres', q{
 	CREATE TABLE mine (id int PRIMARY KEY, body text, extra int) USING labelheap;
@@ -285,7 +306,7 @@ is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.table_labels WHERE
 unlike(slurp_file($node->logfile, $log_offset), qr/ERROR/, 'no error when the temporary table goes');
 
 # the sets hold every label: verify_labels finds nothing amiss
-for my $rel (qw(t1 parent child pt_low pt_high sch.st owned fresh rewritten ab sab stale race))
+for my $rel (qw(t1 parent child pt_low pt_high sch.st owned fresh rewritten ab sab stale race mv))
 {
 	is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('$rel')"),
 		'0', "verify_labels: $rel has every label in its set");
