@@ -5,8 +5,8 @@
  *	  where a tuple is handed to the executor (filter.c), where a tuple is
  *	  written (write.c, rewrite.c), where labels are carried
  *	  through ALTER TABLE rewrites and partition moves (labeling.c,
- *	  write.c), where storage is truncated (label_set.c), and where heap's code
- *	  insists on being called for heap itself (index builds).
+ *	  write.c), where storage is truncated (label_set.c), and where
+ *	  heap's code insists on being called for heap itself (index builds).
  *
  *-------------------------------------------------------------------------
  */
