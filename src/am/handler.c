@@ -5,8 +5,9 @@
  *	  where a tuple is handed to the executor (filter.c), where a tuple is
  *	  written (write.c, rewrite.c), where labels are carried
  *	  through ALTER TABLE rewrites and partition moves (labeling.c,
- *	  write.c), and where heap's code insists on being called for heap
- *	  itself (index builds: index_build.c, index_validate.c).
+ *	  write.c), where storage is truncated (label_set.c), and where heap's
+ *	  code insists on being called for heap itself (index builds:
+ *	  index_build.c, index_validate.c).
  *
  * labelam_am_init() registers the subsystem's settings and hooks, in this
  * order (each hook chains to the one installed before it):
@@ -19,6 +20,8 @@
  *	label_column.c	the declared label column's DDL checks
  *	raw_access.c	ExecutorCheckPerms, fmgr, object access, client
  *				authentication: reads that bypass the access method
+ *	label_set.c	object access (drops), ProcessUtility (REFRESH),
+ *				transaction ends: the labels present in each table
  *
  *-------------------------------------------------------------------------
  */
@@ -32,6 +35,7 @@
 #include "utils/rel.h"
 
 #include "labelam.h"
+#include "am/label_set.h"
 #include "am/labelheap.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
@@ -91,6 +95,8 @@ labelheap_routine(void)
 		labelheap_methods.tuple_update = labelheap_tuple_update;
 		labelheap_methods.tuple_delete = labelheap_tuple_delete;
 
+		labelheap_methods.relation_set_new_filenode = labelheap_relation_set_new_filenode;
+		labelheap_methods.relation_nontransactional_truncate = labelheap_relation_nontransactional_truncate;
 		labelheap_methods.relation_copy_for_cluster = labelheap_relation_copy_for_cluster;
 		labelheap_methods.index_build_range_scan = labelheap_index_build_range_scan;
 		labelheap_methods.index_validate_scan = labelheap_index_validate_scan;
@@ -132,4 +138,5 @@ labelam_am_init(void)
 	labelheap_ios_init();
 	labelheap_label_column_init();
 	labelheap_raw_access_init();
+	labelheap_label_set_init();
 }

@@ -2,7 +2,9 @@
  *
  * label_column.c
  *	  Which column of a labelheap relation is its declared label column (of
- *	  type labelam.security_label), and taking a written value out of it.
+ *	  type labelam.security_label), and taking a written value out of it;
+ *	  the relation's rd_amcache (LabelheapRelCache), which caches that
+ *	  column and the label set (label_set.c).
  *
  * The column's value lives in the tuple header: the data area always holds
  * NULL for it.  The SQL side of the column (reads, COPY TO, DDL checks) is
@@ -27,12 +29,6 @@
 static bool label_type_valid = false;
 static Oid	label_type_oid = InvalidOid;
 
-/* What a labelheap relation's rd_amcache holds (freed with the relcache) */
-typedef struct LabelColumnCache
-{
-	AttrNumber	attnum;			/* the label column, 0 if none */
-} LabelColumnCache;
-
 static void
 invalidate_label_type(Datum arg, int cacheid, uint32 hashvalue)
 {
@@ -56,6 +52,43 @@ labelheap_label_column_type(void)
 	return label_type_oid;
 }
 
+/* rel's rd_amcache, allocated empty if it has none */
+LabelheapRelCache *
+labelheap_relcache(Relation rel)
+{
+	if (rel->rd_amcache == NULL)
+		rel->rd_amcache = MemoryContextAllocZero(CacheMemoryContext,
+												 offsetof(LabelheapRelCache, secids));
+	return (LabelheapRelCache *) rel->rd_amcache;
+}
+
+/*
+ * Replaces the cached label set of rel (the relcache frees rd_amcache with
+ * a single pfree, so the set lives in the same chunk).
+ */
+void
+labelheap_relcache_set_labels(Relation rel, int nsecids, const Oid *secids)
+{
+	LabelheapRelCache *old = (LabelheapRelCache *) rel->rd_amcache;
+	LabelheapRelCache *cache;
+
+	cache = MemoryContextAllocZero(CacheMemoryContext,
+								   offsetof(LabelheapRelCache, secids) +
+								   nsecids * sizeof(Oid));
+	if (old != NULL)
+	{
+		cache->attnum_valid = old->attnum_valid;
+		cache->attnum = old->attnum;
+	}
+	cache->set_valid = true;
+	cache->nsecids = nsecids;
+	if (nsecids > 0)
+		memcpy(cache->secids, secids, nsecids * sizeof(Oid));
+	rel->rd_amcache = cache;
+	if (old != NULL)
+		pfree(old);
+}
+
 /*
  * Attribute number of rel's label column, 0 if it has none.  Cached in
  * rd_amcache, which the relcache frees whenever the relation's entry is
@@ -64,27 +97,29 @@ labelheap_label_column_type(void)
 AttrNumber
 labelheap_label_column_attnum(Relation rel)
 {
-	LabelColumnCache *cache = (LabelColumnCache *) rel->rd_amcache;
+	LabelheapRelCache *cache = (LabelheapRelCache *) rel->rd_amcache;
 
-	if (cache == NULL)
+	if (cache == NULL || !cache->attnum_valid)
 	{
 		TupleDesc	desc = RelationGetDescr(rel);
 		Oid			typoid = labelheap_label_column_type();
+		AttrNumber	attnum = 0;
 		int			i;
 
-		cache = MemoryContextAllocZero(CacheMemoryContext,
-									   sizeof(LabelColumnCache));
 		for (i = 0; OidIsValid(typoid) && i < desc->natts; i++)
 		{
 			Form_pg_attribute att = TupleDescAttr(desc, i);
 
 			if (!att->attisdropped && att->atttypid == typoid)
 			{
-				cache->attnum = att->attnum;
+				attnum = att->attnum;
 				break;
 			}
 		}
-		rel->rd_amcache = cache;
+		/* the lookups above may have reset rd_amcache: fetch it now */
+		cache = labelheap_relcache(rel);
+		cache->attnum = attnum;
+		cache->attnum_valid = true;
 	}
 	return cache->attnum;
 }

@@ -141,7 +141,24 @@ extern TM_Result labelheap_tuple_delete(Relation rel, ItemPointer tid,
 										TM_FailureData *tmfd,
 										bool changingPart);
 
-/* label_column.c: the declared label column */
+/*
+ * label_column.c: the declared label column, and what a labelheap
+ * relation's rd_amcache holds (freed by the relcache whenever the entry is
+ * rebuilt or invalidated).  The struct is reallocated when the label set is
+ * loaded: never keep a pointer to it across calls that may do either.
+ */
+typedef struct LabelheapRelCache
+{
+	bool		attnum_valid;	/* attnum computed */
+	AttrNumber	attnum;			/* the label column, 0 if none */
+	bool		set_valid;		/* secids loaded (label_set.c) */
+	int			nsecids;
+	Oid			secids[FLEXIBLE_ARRAY_MEMBER];	/* the label set */
+} LabelheapRelCache;
+
+extern LabelheapRelCache *labelheap_relcache(Relation rel);
+extern void labelheap_relcache_set_labels(Relation rel, int nsecids,
+										  const Oid *secids);
 extern Oid	labelheap_label_column_type(void);
 extern AttrNumber labelheap_label_column_attnum(Relation rel);
 extern Oid	labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum);
@@ -178,6 +195,15 @@ extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 											  double *liverows,
 											  double *deadrows,
 											  TupleTableSlot *slot);
+
+/* label_set.c: checks of whole-table operations (see label_set.h) */
+extern void labelheap_relation_set_new_filenode(Relation rel,
+												const RelFileNode *newrnode,
+												char persistence,
+												TransactionId *freezeXid,
+												MultiXactId *minmulti);
+extern void labelheap_relation_nontransactional_truncate(Relation rel);
+extern bool labelheap_label_set_contents(Relation rel, Oid **secids, int *n);
 
 /* ios.c: index-only scans that ask the AM */
 extern void labelheap_ios_init(void);

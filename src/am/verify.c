@@ -6,16 +6,22 @@
  *	  (contrib's tools refuse relations that are not heap).
  *
  * Both read every tuple version on the page, live or dead, without regard
- * to visibility or policy: they are for superusers.
+ * to visibility or policy: they are for superusers.  verify_labels also
+ * reports tuple versions whose label is missing from the relation's label
+ * set (label_set.c), except those of aborted transactions, whose set rows
+ * may rightly be gone with them.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "access/transam.h"
+#include "access/xact.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/rel.h"
@@ -55,6 +61,24 @@ labelam_tuple_secid(PG_FUNCTION_ARGS)
 	PG_RETURN_OID(secid);
 }
 
+/* Did the transaction that inserted tup abort (or crash)? */
+static bool
+inserter_aborted(HeapTupleHeader tup)
+{
+	TransactionId xmin;
+
+	if (HeapTupleHeaderXminCommitted(tup))
+		return false;
+	if (HeapTupleHeaderXminInvalid(tup))
+		return true;
+	xmin = HeapTupleHeaderGetRawXmin(tup);
+	if (!TransactionIdIsNormal(xmin))
+		return !TransactionIdIsValid(xmin);
+	return !TransactionIdIsCurrentTransactionId(xmin) &&
+		!TransactionIdIsInProgress(xmin) &&
+		!TransactionIdDidCommit(xmin);
+}
+
 Datum
 labelam_verify_labels(PG_FUNCTION_ARGS)
 {
@@ -63,8 +87,12 @@ labelam_verify_labels(PG_FUNCTION_ARGS)
 	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	BlockNumber blkno;
+	Oid		   *set = NULL;
+	int			nset = 0;
+	bool		have_set;
 
 	InitMaterializedSRF(fcinfo, 0);
+	have_set = labelheap_label_set_contents(rel, &set, &nset);
 
 	for (blkno = 0; blkno < nblocks; blkno++)
 	{
@@ -81,6 +109,7 @@ labelam_verify_labels(PG_FUNCTION_ARGS)
 		for (offnum = FirstOffsetNumber; offnum <= maxoff; offnum++)
 		{
 			ItemId		lp = PageGetItemId(page, offnum);
+			HeapTupleHeader tup;
 			const char *problem;
 			Datum		values[2];
 			bool		nulls[2] = {false, false};
@@ -88,10 +117,19 @@ labelam_verify_labels(PG_FUNCTION_ARGS)
 
 			if (!ItemIdIsNormal(lp))
 				continue;
-			problem = labelheap_header_problem((HeapTupleHeader) PageGetItem(page, lp),
-											   ItemIdGetLength(lp));
+			tup = (HeapTupleHeader) PageGetItem(page, lp);
+			problem = labelheap_header_problem(tup, ItemIdGetLength(lp));
 			if (problem == NULL)
-				continue;
+			{
+				Oid			secid = labelheap_header_secid(tup, ItemIdGetLength(lp));
+
+				if ((have_set &&
+					 bsearch(&secid, set, nset, sizeof(Oid), oid_cmp) != NULL) ||
+					inserter_aborted(tup))
+					continue;
+				problem = have_set ? "label missing from the relation's label set" :
+					"the table labelam.table_labels is missing";
+			}
 			ItemPointerSet(&tid, blkno, offnum);
 			values[0] = PointerGetDatum(&tid);
 			values[1] = CStringGetTextDatum(problem);

@@ -19,6 +19,7 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "am/label_set.h"
 #include "am/labelheap.h"
 #include "avc/avc.h"
 #include "label_store/label_store.h"
@@ -147,6 +148,7 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	}
 	if (perms != 0)
 		avc_require_tuple(rel, secid, perms);
+	labelheap_label_set_note(rel, secid);
 	tuple = prepare_tuple(rel, slot, secid, NULL, false, options, &toast);
 	if (speculative)
 	{
@@ -214,13 +216,18 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
 		colsecid = column_secid(rel, slots[i]);
 		if (OidIsValid(colsecid) && colsecid != secid)
+		{
 			avc_require_tuple(rel, colsecid,
 							  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+			labelheap_label_set_note(rel, colsecid);
+		}
 		else
 		{
 			colsecid = secid;
 			if (!checked && perms != 0)
 				avc_require_tuple(rel, secid, perms);
+			if (!checked)
+				labelheap_label_set_note(rel, secid);
 			checked = true;
 		}
 		(void) prepare_tuple(rel, slots[i], colsecid, NULL, false, options,
@@ -331,6 +338,7 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		newsecid = secid;
 	}
 
+	labelheap_label_set_note(rel, newsecid);
 	/* heap's update path always uses WAL and the FSM for TOAST */
 	tuple = prepare_tuple(rel, slot, newsecid, oldcopy, old_has_external, 0,
 						  &toast);

@@ -55,17 +55,17 @@ extern const char *avc_client_label(void);
 extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
 
 /*
+ * Like avc_check_tuple, but records nothing for the audit: for questions
+ * whose answer is not itself an access (may this session destroy every row
+ * of a label?  may a message show this row?).
+ */
+extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
+
+/*
  * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming
  * the relation and the permission.  For the write path.
  */
 extern void avc_require_tuple(Relation rel, Oid object_secid, uint32 perms);
-
-/*
- * Like avc_check_tuple, but not recorded for audit: for questions labelam
- * asks itself (may a message show this row?), not for the session's own
- * accesses.
- */
-extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
 
 /*
  * The label of a new row in a table labeled table_secid, created by the

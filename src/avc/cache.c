@@ -446,6 +446,17 @@ avc_check_tuple(Relation rel, Oid object_secid, uint32 perms)
 	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms);
 }
 
+bool
+avc_tuple_allowed(Oid object_secid, uint32 perms)
+{
+	AvcDecision d;
+
+	/* not cacheable (no subject, unknown secid) comes back as deny-all */
+	(void) avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(),
+					  AVC_OBJ_SECID, object_secid, &d);
+	return (d.allowed & perms) == perms || d.permissive;
+}
+
 void
 avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 {
@@ -478,22 +489,6 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 						   avc_subject ? avc_subject : "(no label)",
 						   otext)));
 	}
-}
-
-/*
- * The session's decision on rows labeled object_secid, not recorded for
- * audit: for what labelam asks itself (may a message show this row, is a
- * table's label set within reach), not for what the session asked.
- */
-bool
-avc_tuple_allowed(Oid object_secid, uint32 perms)
-{
-	AvcDecision d;
-
-	if (!avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), AVC_OBJ_SECID,
-					object_secid, &d))
-		return false;
-	return (d.allowed & perms) == perms || d.permissive;
 }
 
 /* Label of a new object of class db_tuple under a parent (cached). */

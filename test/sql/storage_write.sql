@@ -1,7 +1,9 @@
 -- Every write path keeps the label in the tuple header.
 -- Each table has a column "want": the label its row must carry, as the
 -- category of system_u:object_r:sepgsql_table_t:s0:cN.  A row's label is
--- given by labelam.insert_label when it is inserted.
+-- given by labelam.insert_label when it is inserted.  "damaged versions"
+-- counts what labelam.verify_labels finds: damaged labels, and labels
+-- missing from the table's label set (labelam.table_labels).
 CREATE FUNCTION check_labels(rel regclass) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	wrong bigint;
@@ -121,6 +123,15 @@ INSERT INTO h SELECT g, 17, random_text(3000) FROM generate_series(1, 50) g;
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c17';
 ALTER TABLE h SET ACCESS METHOD labelheap;
 SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE relname = 'h';
+SELECT check_labels('h');
+-- its label set holds the new label (noted for the relation the rewrite's
+-- transient relation replaces); TRUNCATE empties it
+SELECT labelam.label_text(secid) FROM labelam.table_labels WHERE relid = 'h'::regclass;
+CREATE TABLE h_copy AS SELECT * FROM h;
+TRUNCATE h;
+SELECT count(*) FROM labelam.table_labels WHERE relid = 'h'::regclass;
+INSERT INTO h SELECT * FROM h_copy;
+DROP TABLE h_copy;
 SELECT check_labels('h');
 
 -- partitions, temporary and unlogged tables

@@ -1,0 +1,18 @@
+/* labelam extension script: the label sets of labelheap relations (src/am/label_set.c) */
+
+-- Every label of any tuple of a labelheap relation has a row here (more
+-- rows are harmless: the set is a superset).  TRUNCATE, DROP TABLE and
+-- DROP COLUMN need the permission on every label of the relation's set.
+-- The rows are written by the storage engine in the writer's transaction;
+-- duplicates from concurrent first writers are harmless, hence no unique
+-- index.  USING heap for the reason given for labelam.pg_security.  Not
+-- registered with pg_extension_config_dump: a restore re-creates the sets
+-- as it writes the rows.  No privilege for PUBLIC: the set says which
+-- labels a table holds, including those a session may not select.
+CREATE TABLE labelam.table_labels (
+	relid oid NOT NULL,
+	secid oid NOT NULL
+) USING heap;
+-- the C code depends on the index name
+CREATE INDEX table_labels_relid_secid_idx
+	ON labelam.table_labels (relid, secid);

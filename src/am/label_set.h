@@ -1,0 +1,45 @@
+/*-------------------------------------------------------------------------
+ *
+ * label_set.h
+ *	  The label set of a labelheap relation: every label that any of its
+ *	  tuples carries (a superset is allowed), kept in labelam.table_labels
+ *	  by the writers, so that operations that destroy rows without reading
+ *	  them (TRUNCATE, DROP TABLE, DROP COLUMN) can be checked against every
+ *	  label the relation holds.
+ *
+ * Invariant: a tuple version with label L in relation R is never visible
+ * to anyone (committed, or written by the current transaction) unless a
+ * row (R, L) of labelam.table_labels is too.  Writers call
+ * labelheap_label_set_note() for each new tuple version, in their own
+ * transaction, so that the tuple and the set row commit or abort together.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELHEAP_LABEL_SET_H
+#define LABELHEAP_LABEL_SET_H
+
+#include "utils/relcache.h"
+
+/* Writers: rel is about to hold a tuple labeled secid. */
+extern void labelheap_label_set_note(Relation rel, Oid secid);
+
+/*
+ * Does the session hold all of perms (AVC_DB_TUPLE_* bits) on every label
+ * of rel's set?  Records no audit lines.  True for relations other than
+ * labelheap tables (a partitioned table's rows are in its leaves).  The caller should hold a lock
+ * that keeps writers out (AccessExclusiveLock), or the answer may be stale
+ * by the time it is used.
+ */
+extern bool labelheap_label_set_allowed(Relation rel, uint32 perms);
+
+/*
+ * ERROR 42501 "permission denied to <action> relation" unless
+ * labelheap_label_set_allowed(rel, perms); the denial is audited.
+ */
+extern void labelheap_label_set_require(Relation rel, uint32 perms,
+										const char *action);
+
+/* Registers the callbacks and hooks; called from labelam_am_init. */
+extern void labelheap_label_set_init(void);
+
+#endif							/* LABELHEAP_LABEL_SET_H */
