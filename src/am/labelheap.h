@@ -150,11 +150,16 @@ extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 extern bool labelheap_scan_sample_next_tuple(TableScanDesc scan,
 											 struct SampleScanState *scanstate,
 											 TupleTableSlot *slot);
+
+/* analyze.c: ANALYZE samples rows the statistics label may select */
 extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 											  TransactionId OldestXmin,
 											  double *liverows,
 											  double *deadrows,
 											  TupleTableSlot *slot);
+
+/* planner.c: no index endpoint probes past the session's reach */
+extern void labelheap_planner_init(void);
 
 /* ios.c: index-only scans that ask the AM */
 extern void labelheap_ios_init(void);
