@@ -495,6 +495,14 @@ avc_statistics_subject_changed(const char *newval, void *extra)
 	avc_stats_fast.object = 0;
 }
 
+/* a bad setting must say which one it is */
+static void
+avc_statistics_error_context(void *arg)
+{
+	errcontext("security label of %s, with which ANALYZE samples rows",
+			   (const char *) arg);
+}
+
 /* Local id of the statistics subject, or 0 if there is none. */
 static uint32
 avc_statistics_local_id(void)
@@ -513,17 +521,20 @@ avc_statistics_local_id(void)
 		avc_stats_fast.object = 0;
 		if (setting != NULL && setting[0] != '\0')
 		{
+			ErrorContextCallback errcallback;
 			char	   *canon;
 
-			/* a bad setting must say which one it is */
+			errcallback.callback = avc_statistics_error_context;
+			errcallback.arg = (void *) name;
+			errcallback.previous = error_context_stack;
+			error_context_stack = &errcallback;
 			canon = avc_canonicalize(setting);
 			if (!avc_provider->valid(canon))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("invalid security label \"%s\" in %s",
-								setting, name),
-						 errhint("ANALYZE samples rows of labelheap tables with this label; "
-								 "set it to a label of the policy in force.")));
+						 errmsg("invalid security label \"%s\"", setting)));
+			error_context_stack = errcallback.previous;
+
 			/* may reset the cache (a new policy): take the id after it */
 			avc_stats_lid = avc_local_id(canon);
 			pfree(canon);

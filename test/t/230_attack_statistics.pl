@@ -329,5 +329,12 @@ as('r_s3', 'ANALYZE t_objlabel');
 is(as('r_s0', q{SELECT count(*) FROM pg_stats WHERE tablename = 't_objlabel'}), '0',
 	'the table\'s label as statistics subject samples no rows (why it is not the default)');
 
+# a label the policy does not know: ANALYZE fails, naming the setting
+$node->append_conf('postgresql.conf', "labelam.statistics_label = 'nobody_u:nobody_r:no_such_t:s0'");
+$node->reload;
+my ($rc, $out, $err) = $node->psql('postgres', 'ANALYZE t', extra_params => [ '-U', 'r_s3' ]);
+like($err, qr/ERROR:  invalid security label.*CONTEXT:  security label of labelam.statistics_label/s,
+	'an invalid statistics label makes ANALYZE fail, naming the setting');
+
 $node->stop;
 done_testing();
