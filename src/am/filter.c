@@ -24,7 +24,8 @@
  *
  * Index-only scans would answer from the index and the visibility map
  * without asking the AM: ios.c makes them ask.  Bitmap heap scans always
- * fetch tuples in PostgreSQL >= 15.13.
+ * fetch tuples in PostgreSQL >= 15.13.  ANALYZE's sample is not the
+ * session's to filter: see analyze.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -245,22 +246,6 @@ labelheap_scan_sample_next_tuple(TableScanDesc scan,
 	return false;
 }
 
-/* ANALYZE's sample: only rows this process may select */
-bool
-labelheap_scan_analyze_next_tuple(TableScanDesc scan,
-								  TransactionId OldestXmin,
-								  double *liverows, double *deadrows,
-								  TupleTableSlot *slot)
-{
-	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
-
-	while (heap->scan_analyze_next_tuple(scan, OldestXmin, liverows, deadrows,
-										 slot))
-	{
-		if (slot_readable(scan->rs_rd, slot))
-			return true;
-	}
-	return false;
 }
 
 static bool

@@ -2,7 +2,8 @@
  *
  * handler.c
  *	  The labelheap table access method routine: heap's callbacks, except
- *	  where a tuple is handed to the executor (filter.c), where a tuple is
+ *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
+ *	  (analyze.c), where a tuple is
  *	  written (write.c, rewrite.c), where labels are carried
  *	  through ALTER TABLE rewrites and partition moves (labeling.c,
  *	  write.c), where storage is truncated (label_set.c), and where heap's
@@ -135,6 +136,7 @@ labelam_am_init(void)
 	labelheap_labeling_init();
 	labelheap_filter_init();
 	labelheap_messages_init();
+	labelheap_planner_init();
 	labelheap_ios_init();
 	labelheap_label_column_init();
 	labelheap_raw_access_init();

@@ -190,6 +190,8 @@ extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 extern bool labelheap_scan_sample_next_tuple(TableScanDesc scan,
 											 struct SampleScanState *scanstate,
 											 TupleTableSlot *slot);
+
+/* analyze.c: ANALYZE samples rows the statistics label may select */
 extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 											  TransactionId OldestXmin,
 											  double *liverows,
@@ -204,6 +206,9 @@ extern void labelheap_relation_set_new_filenode(Relation rel,
 												MultiXactId *minmulti);
 extern void labelheap_relation_nontransactional_truncate(Relation rel);
 extern bool labelheap_label_set_contents(Relation rel, Oid **secids, int *n);
+
+/* planner.c: no index endpoint probes past the session's reach */
+extern void labelheap_planner_init(void);
 
 /* ios.c: index-only scans that ask the AM */
 extern void labelheap_ios_init(void);

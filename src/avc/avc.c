@@ -23,6 +23,7 @@ char	   *avc_policy_file = NULL;
 int			avc_audit_mode = AVC_AUDIT_DENIED;
 char	   *avc_default_client_label = NULL;
 char	   *avc_session_label = NULL;
+char	   *avc_statistics_label = NULL;
 bool		avc_debug_opaque_labels = false;
 
 static int	avc_provider_choice;
@@ -113,7 +114,22 @@ avc_init(void)
 							   &avc_default_client_label,
 							   "",
 							   PGC_SIGHUP, 0,
-							   NULL, NULL, NULL);
+							   NULL, avc_statistics_subject_changed, NULL);
+
+	/*
+	 * PGC_SIGHUP: the subject that summarizes rows for everyone must not be
+	 * chosen by a session, whatever its privileges in SQL.
+	 */
+	DefineCustomStringVariable("labelam.statistics_label",
+							   "Security label with which ANALYZE samples rows of labelheap tables.",
+							   "ANALYZE, by any session or by autovacuum, samples only the rows this "
+							   "label may select, so that pg_statistic and extended statistics hold "
+							   "no values of rows above it. Empty means labelam.default_client_label; "
+							   "if both are empty, no rows are sampled.",
+							   &avc_statistics_label,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, avc_statistics_subject_changed, NULL);
 
 	/*
 	 * The session's label, carried as a setting so that parallel workers

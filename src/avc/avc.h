@@ -62,6 +62,19 @@ extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
 extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
 
 /*
+ * Does the statistics subject hold all of "perms" on rows labeled
+ * object_secid?  That subject is labelam.statistics_label, else
+ * labelam.default_client_label (settings only a superuser or the server's
+ * configuration chooses), never the session's label: ANALYZE, whoever runs
+ * it, autovacuum included, summarizes for every role that may read the
+ * statistics.  Denied when neither setting names a label.  Cached like
+ * avc_check_tuple; not audited (the decision is not the session's).  ERROR
+ * 22023 if the setting in force is not a valid label.
+ */
+extern bool avc_check_tuple_for_statistics(Relation rel, Oid object_secid,
+										   uint32 perms);
+
+/*
  * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming
  * the relation and the permission.  For the write path.
  */

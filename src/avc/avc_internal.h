@@ -40,6 +40,7 @@ extern int	avc_audit_mode;
 extern char *avc_default_client_label;
 extern char *avc_session_label;
 extern bool avc_debug_opaque_labels;
+extern char *avc_statistics_label;
 
 /* table_label.c */
 extern void avc_table_label_init(void);
@@ -54,6 +55,7 @@ extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
 extern uint32 avc_subject_local_id(void);
 extern void avc_set_subject(const char *label);
+extern void avc_statistics_subject_changed(const char *newval, void *extra);
 extern void avc_cache_reset(void);
 extern char *avc_canonicalize_hook(const char *label);
 extern void avc_revalidate(void);

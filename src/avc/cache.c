@@ -19,7 +19,9 @@
  *
  * In front of it sits a one-entry fast path for the session's subject and
  * db_tuple: a scan mostly sees runs of rows with the same label, so the
- * filter's per-row cost is a compare and a few bit operations.
+ * filter's per-row cost is a compare and a few bit operations.  ANALYZE's
+ * statistics subject (labelam.statistics_label) has a fast path of its
+ * own, so that sampling does not evict the session's entry.
  *
  *-------------------------------------------------------------------------
  */
@@ -126,6 +128,15 @@ typedef struct AvcFast
 
 static AvcFast avc_fast;
 
+/*
+ * The statistics subject: its local id (0 with stats_resolved: none) and
+ * its fast path.  Resolved again after a reset of the cache (ids start
+ * over) and after either setting it comes from changes.
+ */
+static uint32 avc_stats_lid = 0;
+static bool avc_stats_resolved = false;
+static AvcFast avc_stats_fast;
+
 /* the last new-row label, valid in one transaction only (it is interned) */
 static struct
 {
@@ -166,6 +177,8 @@ void
 avc_cache_reset(void)
 {
 	avc_fast.object = 0;
+	avc_stats_fast.object = 0;
+	avc_stats_resolved = false;
 	avc_fast_create.table = InvalidOid;
 	if (avc_cache != NULL)
 		stat_resets++;
@@ -323,6 +336,7 @@ avc_forget_decisions(void)
 	MemoryContextReset(avc_dec_cxt);
 	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
 	avc_fast.object = 0;
+	avc_stats_fast.object = 0;
 	avc_fast_create.table = InvalidOid;
 	stat_resets++;
 }
@@ -489,6 +503,91 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 						   avc_subject ? avc_subject : "(no label)",
 						   otext)));
 	}
+}
+
+/*
+ * Assign hook of labelam.statistics_label and labelam.default_client_label:
+ * resolve the statistics subject again at its next use.  (Hooks must not
+ * ERROR, nor canonicalize: they also run in the postmaster.)
+ */
+void
+avc_statistics_subject_changed(const char *newval, void *extra)
+{
+	avc_stats_resolved = false;
+	avc_stats_fast.object = 0;
+}
+
+/* a bad setting must say which one it is */
+static void
+avc_statistics_error_context(void *arg)
+{
+	errcontext("security label of %s, with which ANALYZE samples rows",
+			   (const char *) arg);
+}
+
+/* Local id of the statistics subject, or 0 if there is none. */
+static uint32
+avc_statistics_local_id(void)
+{
+	if (!avc_stats_resolved)
+	{
+		const char *setting = avc_statistics_label;
+		const char *name = "labelam.statistics_label";
+
+		if (setting == NULL || setting[0] == '\0')
+		{
+			setting = avc_default_client_label;
+			name = "labelam.default_client_label";
+		}
+		avc_stats_lid = 0;
+		avc_stats_fast.object = 0;
+		if (setting != NULL && setting[0] != '\0')
+		{
+			ErrorContextCallback errcallback;
+			char	   *canon;
+
+			errcallback.callback = avc_statistics_error_context;
+			errcallback.arg = (void *) name;
+			errcallback.previous = error_context_stack;
+			error_context_stack = &errcallback;
+			canon = avc_canonicalize(setting);
+			if (!avc_provider->valid(canon))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid security label \"%s\"", setting)));
+			error_context_stack = errcallback.previous;
+
+			/* may reset the cache (a new policy): take the id after it */
+			avc_stats_lid = avc_local_id(canon);
+			pfree(canon);
+		}
+		avc_stats_resolved = true;
+	}
+	return avc_stats_lid;
+}
+
+bool
+avc_check_tuple_for_statistics(Relation rel, Oid object_secid, uint32 perms)
+{
+	uint64		fkey = ((uint64) AVC_OBJ_SECID << 32) | object_secid;
+	AvcDecision d;
+	uint32		subject;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	subject = avc_statistics_local_id();
+	if (likely(fkey == avc_stats_fast.object && fkey != 0))
+	{
+		stat_hits++;
+		d = avc_stats_fast.avd;
+	}
+	else if (avc_decide(AVC_CLASS_DB_TUPLE, subject, AVC_OBJ_SECID,
+						object_secid, &d))
+	{
+		avc_stats_fast.object = fkey;
+		avc_stats_fast.avd = d;
+	}
+	return (d.allowed & perms) == perms || d.permissive;
 }
 
 /* Label of a new object of class db_tuple under a parent (cached). */
