@@ -246,8 +246,6 @@ labelheap_scan_sample_next_tuple(TableScanDesc scan,
 	return false;
 }
 
-}
-
 static bool
 relid_is_labelheap(Oid relid)
 {
