@@ -22,5 +22,11 @@ COMMENT ON FUNCTION labelam.verify_labels(regclass) IS
 	'every tuple version, live or dead, whose label is missing or damaged; empty when all is well';
 
 -- they read past visibility and policy
+CREATE FUNCTION labelam.toast_values(rel regclass) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'labelam_toast_values'
+	LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION labelam.toast_values(regclass) IS
+	'Number of out-of-line values of a labelheap table that the snapshot sees (superuser; the TOAST relation itself cannot be read)';
+REVOKE ALL ON FUNCTION labelam.toast_values(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION labelam.tuple_secid(regclass, tid) FROM PUBLIC;
 REVOKE ALL ON FUNCTION labelam.verify_labels(regclass) FROM PUBLIC;

@@ -16,6 +16,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "hooks.h"
 #include "labelam.h"
 #include "label_store/label_store.h"
 #include "avc/avc.h"
@@ -36,10 +37,14 @@ _PG_init(void)
 		return;
 
 	labelam_preloaded = true;
+
+	/* settings and set-up, subsystem by subsystem */
 	labelam_am_init();
 	label_store_init();
 	avc_init();
-	label_sql_init();
+
+	/* every server hook and callback: see src/hooks.c for what runs when */
+	labelam_hooks_install();
 
 	MarkGUCPrefixReserved("labelam");
 }

@@ -15,7 +15,7 @@
  * covert channel SE-PostgreSQL and RLS also accept.
  * RI_Initial_Check, which validates a new foreign key with one query run as
  * the current user, is steered to the row-by-row check (see
- * filter_check_perms).
+ * labelheap_ri_check_perms).
  *
  * Row locks on a row the session may not select are refused, unless they
  * follow an update chain from a row it could select (EvalPlanQual), where
@@ -45,7 +45,6 @@
 #include "am/labelheap.h"
 #include "avc/avc.h"
 
-static ExecutorCheckPerms_hook_type prev_ExecutorCheckPerms = NULL;
 
 /* How are rows read with this snapshot, here and now, treated? */
 static inline LabelheapReadMode
@@ -270,8 +269,8 @@ relid_is_labelheap(Oid relid)
  * an error).  Saying no for labelheap relations makes it fall back to the
  * row-by-row check, which runs with SECURITY_NOFORCE_RLS, unfiltered.
  */
-static bool
-filter_check_perms(List *rangeTable, bool ereport_on_violation)
+bool
+labelheap_ri_check_perms(List *rangeTable, bool ereport_on_violation)
 {
 	if (!ereport_on_violation)
 	{
@@ -285,14 +284,5 @@ filter_check_perms(List *rangeTable, bool ereport_on_violation)
 				return false;
 		}
 	}
-	if (prev_ExecutorCheckPerms)
-		return prev_ExecutorCheckPerms(rangeTable, ereport_on_violation);
 	return true;
-}
-
-void
-labelheap_filter_init(void)
-{
-	prev_ExecutorCheckPerms = ExecutorCheckPerms_hook;
-	ExecutorCheckPerms_hook = filter_check_perms;
 }

@@ -5,7 +5,7 @@
  *	  and how the rows it reads are treated.
  *
  * Every ExecutorRun, ExecutorFinish and ProcessUtility pushes a frame for
- * its duration.  Table access method callbacks ask the innermost frame how
+ * its duration (src/hooks.c calls the enter and leave functions here).  Table access method callbacks ask the innermost frame how
  * to treat a row the session may not select (labelheap_read_mode()):
  *
  *	READ_FILTERED	it is skipped, as if absent: every query, and COPY TO.
@@ -50,21 +50,10 @@
 #include "am/labelheap.h"
 #include "avc/avc.h"
 
-typedef struct LabelheapFrame
-{
-	uint64		id;
-	LabelheapReadMode mode;
-	NodeTag		utility;		/* statement of a utility frame, else 0 */
-	const char *action;			/* verb for READ_STRICT errors */
-	struct LabelheapFrame *outer;
-} LabelheapFrame;
 
 static LabelheapFrame *current_frame = NULL;
 static uint64 frame_counter = 0;
 
-static ExecutorRun_hook_type prev_ExecutorRun = NULL;
-static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
-static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
 LabelheapReadMode
 labelheap_frame_mode(void)
@@ -140,78 +129,29 @@ executor_frame(QueryDesc *queryDesc, LabelheapFrame *frame, bool *ri)
 }
 
 /*
- * Enter an executor frame; a referential-integrity query's frame clears
- * SECURITY_NOFORCE_RLS for what runs nested in it (*userid and *sec_context
- * keep what to restore).
+ * Enter the frame of an ExecutorRun or ExecutorFinish (src/hooks.c calls
+ * this and labelheap_frame_leave around them).  A referential-integrity
+ * query's frame clears SECURITY_NOFORCE_RLS for what runs nested in it.
  */
-static void
-executor_frame_enter(QueryDesc *queryDesc, LabelheapFrame *frame,
-					 bool *ri, Oid *userid, int *sec_context)
+void
+labelheap_frame_enter_executor(LabelheapFrame *frame, QueryDesc *queryDesc)
 {
-	executor_frame(queryDesc, frame, ri);
-	if (*ri)
+	executor_frame(queryDesc, frame, &frame->ri);
+	if (frame->ri)
 	{
-		GetUserIdAndSecContext(userid, sec_context);
-		SetUserIdAndSecContext(*userid, *sec_context & ~SECURITY_NOFORCE_RLS);
+		GetUserIdAndSecContext(&frame->ri_userid, &frame->ri_sec_context);
+		SetUserIdAndSecContext(frame->ri_userid,
+							   frame->ri_sec_context & ~SECURITY_NOFORCE_RLS);
 	}
 	frame_push(frame);
 }
 
-static void
-executor_frame_leave(LabelheapFrame *frame, bool ri, Oid userid,
-					 int sec_context)
+void
+labelheap_frame_leave(LabelheapFrame *frame)
 {
 	frame_pop(frame);
-	if (ri)
-		SetUserIdAndSecContext(userid, sec_context);
-}
-
-static void
-frames_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
-				   uint64 count, bool execute_once)
-{
-	LabelheapFrame frame;
-	Oid			userid = InvalidOid;
-	int			sec_context = 0;
-	bool		ri;
-
-	executor_frame_enter(queryDesc, &frame, &ri, &userid, &sec_context);
-	PG_TRY();
-	{
-		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, direction, count, execute_once);
-		else
-			standard_ExecutorRun(queryDesc, direction, count, execute_once);
-	}
-	PG_FINALLY();
-	{
-		executor_frame_leave(&frame, ri, userid, sec_context);
-	}
-	PG_END_TRY();
-}
-
-/* AFTER triggers fire here: a frame of its own, as ExecutorRun's */
-static void
-frames_ExecutorFinish(QueryDesc *queryDesc)
-{
-	LabelheapFrame frame;
-	Oid			userid = InvalidOid;
-	int			sec_context = 0;
-	bool		ri;
-
-	executor_frame_enter(queryDesc, &frame, &ri, &userid, &sec_context);
-	PG_TRY();
-	{
-		if (prev_ExecutorFinish)
-			prev_ExecutorFinish(queryDesc);
-		else
-			standard_ExecutorFinish(queryDesc);
-	}
-	PG_FINALLY();
-	{
-		executor_frame_leave(&frame, ri, userid, sec_context);
-	}
-	PG_END_TRY();
+	if (frame->ri)
+		SetUserIdAndSecContext(frame->ri_userid, frame->ri_sec_context);
 }
 
 /*
@@ -236,42 +176,13 @@ utility_action(Node *stmt)
 	}
 }
 
-static void
-frames_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
-					  bool readOnlyTree, ProcessUtilityContext context,
-					  ParamListInfo params, QueryEnvironment *queryEnv,
-					  DestReceiver *dest, QueryCompletion *qc)
-{
-	LabelheapFrame frame;
-
-	frame.utility = nodeTag(pstmt->utilityStmt);
-	frame.action = utility_action(pstmt->utilityStmt);
-	frame.mode = frame.action ? READ_STRICT : READ_FILTERED;
-
-	frame_push(&frame);
-	PG_TRY();
-	{
-		if (prev_ProcessUtility)
-			prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
-		else
-			standard_ProcessUtility(pstmt, queryString, readOnlyTree,
-									context, params, queryEnv, dest, qc);
-	}
-	PG_FINALLY();
-	{
-		frame_pop(&frame);
-	}
-	PG_END_TRY();
-}
-
+/* Enter the frame of a utility command. */
 void
-labelheap_frames_init(void)
+labelheap_frame_enter_utility(LabelheapFrame *frame, PlannedStmt *pstmt)
 {
-	prev_ExecutorRun = ExecutorRun_hook;
-	ExecutorRun_hook = frames_ExecutorRun;
-	prev_ExecutorFinish = ExecutorFinish_hook;
-	ExecutorFinish_hook = frames_ExecutorFinish;
-	prev_ProcessUtility = ProcessUtility_hook;
-	ProcessUtility_hook = frames_ProcessUtility;
+	frame->utility = nodeTag(pstmt->utilityStmt);
+	frame->action = utility_action(pstmt->utilityStmt);
+	frame->mode = frame->action ? READ_STRICT : READ_FILTERED;
+	frame->ri = false;
+	frame_push(frame);
 }

@@ -10,19 +10,8 @@
  *	  code insists on being called for heap itself (index builds:
  *	  index_build.c, index_validate.c).
  *
- * labelam_am_init() registers the subsystem's settings and hooks, in this
- * order (each hook chains to the one installed before it):
- *	frames.c	ExecutorRun, ExecutorFinish, ProcessUtility: who reads
- *	refuse.c	ProcessUtility: DDL after which rows would leave labelheap
- *	labeling.c	transaction end: forget carried labels
- *	filter.c	ExecutorCheckPerms: RI_Initial_Check goes row by row
- *	messages.c	emit_log_hook: conflict messages about hidden rows
- *	ios.c		ExecutorStart: index-only scans ask the table
- *	label_column.c	the declared label column's DDL checks
- *	raw_access.c	ExecutorCheckPerms, fmgr, object access, client
- *				authentication: reads that bypass the access method
- *	label_set.c	object access (drops), ProcessUtility (REFRESH),
- *				transaction ends: the labels present in each table
+ * labelam_am_init() defines the subsystem's settings; its hook and callback
+ * entry points are called from src/hooks.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -131,14 +120,5 @@ labelam_am_init(void)
 							 false,
 							 PGC_SUSET, 0,
 							 NULL, NULL, NULL);
-	labelheap_frames_init();
 	labelheap_refuse_init();
-	labelheap_labeling_init();
-	labelheap_filter_init();
-	labelheap_messages_init();
-	labelheap_planner_init();
-	labelheap_ios_init();
-	labelheap_label_column_init();
-	labelheap_raw_access_init();
-	labelheap_label_set_init();
 }

@@ -34,7 +34,6 @@
 
 #include "am/labelheap.h"
 
-static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
 static void
 store_index_tuple(IndexOnlyScanState *node, TupleTableSlot *slot,
@@ -168,24 +167,13 @@ replace_index_only_scans(PlanState *ps, void *context)
 	return planstate_tree_walker(ps, replace_index_only_scans, context);
 }
 
-static void
-ios_ExecutorStart(QueryDesc *queryDesc, int eflags)
+/* Called by src/hooks.c after standard_ExecutorStart. */
+void
+labelheap_ios_executor_start(QueryDesc *queryDesc)
 {
 	ListCell   *lc;
-
-	if (prev_ExecutorStart)
-		prev_ExecutorStart(queryDesc, eflags);
-	else
-		standard_ExecutorStart(queryDesc, eflags);
 
 	replace_index_only_scans(queryDesc->planstate, NULL);
 	foreach(lc, queryDesc->estate->es_subplanstates)
 		replace_index_only_scans((PlanState *) lfirst(lc), NULL);
-}
-
-void
-labelheap_ios_init(void)
-{
-	prev_ExecutorStart = ExecutorStart_hook;
-	ExecutorStart_hook = ios_ExecutorStart;
 }

@@ -29,8 +29,9 @@
 static bool label_type_valid = false;
 static Oid	label_type_oid = InvalidOid;
 
-static void
-invalidate_label_type(Datum arg, int cacheid, uint32 hashvalue)
+/* src/hooks.c calls this when pg_type changes */
+void
+labelheap_label_column_type_changed(void)
 {
 	label_type_valid = false;
 }
@@ -142,10 +143,4 @@ labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum)
 	slot->tts_values[attnum - 1] = (Datum) 0;
 	slot->tts_isnull[attnum - 1] = true;
 	return secid;
-}
-
-void
-labelheap_label_column_init(void)
-{
-	CacheRegisterSyscacheCallback(TYPEOID, invalidate_label_type, (Datum) 0);
 }

@@ -123,8 +123,6 @@ static bool set_oids_valid = false;
 /* bumped at every relcache invalidation, to see one arrive during a load */
 static uint64 set_inval_count = 0;
 
-static object_access_hook_type prev_object_access_hook = NULL;
-static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* ---------------------------------------------------------------------
  * The catalog
@@ -364,8 +362,8 @@ pair_is_known(SetKey key)
 		hash_search(known_pairs, &key, HASH_FIND, NULL) != NULL;
 }
 
-static void
-label_set_relcache_callback(Datum arg, Oid relid)
+void
+labelheap_label_set_relcache(Oid relid)
 {
 	set_inval_count++;
 	last_valid = false;
@@ -408,8 +406,8 @@ pending_resolve(SubTransactionId subid, SubTransactionId newsubid,
 	}
 }
 
-static void
-label_set_xact_callback(XactEvent event, void *arg)
+void
+labelheap_label_set_xact(XactEvent event)
 {
 	switch (event)
 	{
@@ -435,9 +433,9 @@ label_set_xact_callback(XactEvent event, void *arg)
 	last_valid = false;
 }
 
-static void
-label_set_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
-						   SubTransactionId parentSubid, void *arg)
+void
+labelheap_label_set_subxact(SubXactEvent event, SubTransactionId mySubid,
+							SubTransactionId parentSubid)
 {
 	if (event == SUBXACT_EVENT_ABORT_SUB)
 		last_valid = false;
@@ -568,60 +566,48 @@ labelheap_label_set_note(Relation rel, Oid secid)
  * catalog is missing (DROP EXTENSION ... CASCADE may drop it before the
  * tables): slow but never wrong.
  */
+typedef struct ScannedLabels
+{
+	Oid		   *secids;
+	int			count;
+	int			alloc;
+} ScannedLabels;
+
+static void
+note_scanned(HeapTupleHeader tup, uint32 len, ItemPointer tid, void *arg)
+{
+	ScannedLabels *sl = arg;
+	Oid			secid = labelheap_header_secid(tup, len);
+
+	if (sl->count > 0 && secid == sl->secids[sl->count - 1])
+		return;
+	if (sl->count >= sl->alloc)
+	{
+		sl->alloc *= 2;
+		sl->secids = repalloc(sl->secids, sl->alloc * sizeof(Oid));
+	}
+	sl->secids[sl->count++] = secid;
+}
+
 static Oid *
 labels_by_scanning(Relation rel, int *n)
 {
-	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
-	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
-	BlockNumber blkno;
-	int			count = 0;
-	int			alloc = 16;
-	Oid		   *secids = palloc(alloc * sizeof(Oid));
-	Oid			prev = InvalidOid;
+	ScannedLabels sl;
 	int			i,
 				j;
 
-	for (blkno = 0; blkno < nblocks; blkno++)
-	{
-		Buffer		buf;
-		Page		page;
-		OffsetNumber offnum,
-					maxoff;
+	sl.count = 0;
+	sl.alloc = 16;
+	sl.secids = palloc(sl.alloc * sizeof(Oid));
+	labelheap_walk_stored(rel, note_scanned, &sl);
 
-		CHECK_FOR_INTERRUPTS();
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		maxoff = PageGetMaxOffsetNumber(page);
-		for (offnum = FirstOffsetNumber; offnum <= maxoff; offnum++)
-		{
-			ItemId		lp = PageGetItemId(page, offnum);
-			Oid			secid;
-
-			if (!ItemIdIsNormal(lp))
-				continue;
-			secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
-										   ItemIdGetLength(lp));
-			if (count > 0 && secid == prev)
-				continue;
-			if (count >= alloc)
-			{
-				alloc *= 2;
-				secids = repalloc(secids, alloc * sizeof(Oid));
-			}
-			secids[count++] = prev = secid;
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	FreeAccessStrategy(strategy);
-
-	if (count > 1)
-		qsort(secids, count, sizeof(Oid), oid_cmp);
-	for (i = 0, j = 0; i < count; i++)
-		if (j == 0 || secids[j - 1] != secids[i])
-			secids[j++] = secids[i];
+	if (sl.count > 1)
+		qsort(sl.secids, sl.count, sizeof(Oid), oid_cmp);
+	for (i = 0, j = 0; i < sl.count; i++)
+		if (j == 0 || sl.secids[j - 1] != sl.secids[i])
+			sl.secids[j++] = sl.secids[i];
 	*n = j;
-	return secids;
+	return sl.secids;
 }
 
 /*
@@ -773,15 +759,13 @@ labelheap_relation_nontransactional_truncate(Relation rel)
  * dropped relation is removed all the same.  Dependency code has locked
  * the relation before calling the hook.
  */
-static void
-label_set_object_access(ObjectAccessType access, Oid classId, Oid objectId,
+void
+labelheap_label_set_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 						int subId, void *arg)
 {
 	Relation	rel;
 	bool		internal;
 
-	if (prev_object_access_hook)
-		prev_object_access_hook(access, classId, objectId, subId, arg);
 	if (access != OAT_DROP || classId != RelationRelationId)
 		return;
 	if (!RELKIND_HAS_TABLE_AM(get_rel_relkind(objectId)))
@@ -831,23 +815,14 @@ refresh_check(RefreshMatViewStmt *stmt)
 	table_close(rel, NoLock);
 }
 
-static void
-label_set_process_utility(PlannedStmt *pstmt, const char *queryString,
-						  bool readOnlyTree, ProcessUtilityContext context,
-						  ParamListInfo params, QueryEnvironment *queryEnv,
-						  DestReceiver *dest, QueryCompletion *qc)
+void
+labelheap_label_set_utility(PlannedStmt *pstmt)
 {
 	Node	   *parsetree = pstmt->utilityStmt;
 
 	if (IsA(parsetree, RefreshMatViewStmt) &&
 		!((RefreshMatViewStmt *) parsetree)->concurrent)
 		refresh_check((RefreshMatViewStmt *) parsetree);
-	if (prev_process_utility)
-		prev_process_utility(pstmt, queryString, readOnlyTree, context,
-							 params, queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
 }
 
 /*
@@ -862,16 +837,4 @@ labelheap_label_set_contents(Relation rel, Oid **secids, int *n)
 
 	InitDirtySnapshot(dirty);
 	return set_catalog_load(RelationGetRelid(rel), &dirty, secids, n);
-}
-
-void
-labelheap_label_set_init(void)
-{
-	CacheRegisterRelcacheCallback(label_set_relcache_callback, (Datum) 0);
-	RegisterXactCallback(label_set_xact_callback, NULL);
-	RegisterSubXactCallback(label_set_subxact_callback, NULL);
-	prev_object_access_hook = object_access_hook;
-	object_access_hook = label_set_object_access;
-	prev_process_utility = ProcessUtility_hook;
-	ProcessUtility_hook = label_set_process_utility;
 }

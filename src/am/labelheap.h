@@ -26,9 +26,18 @@
 #include "access/htup_details.h"
 #include "access/tableam.h"
 #include "access/toast_helper.h"
+#include "access/xact.h"
+#include "catalog/objectaccess.h"
+#include "fmgr.h"
+#include "utils/elog.h"
 #include "utils/relcache.h"
 
 struct HeapScanDescData;
+struct QueryDesc;
+struct PlannedStmt;
+struct PlannerInfo;
+struct RelOptInfo;
+struct Port;
 
 #define LABELHEAP_HAS_LABEL		0x0008	/* HEAP_HASOID_OLD in PG < 12 */
 #define LABELHEAP_LABEL_SIZE	8
@@ -40,6 +49,10 @@ extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
 										   Oid secid);
 extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
+typedef void (*LabelheapStoredFn) (HeapTupleHeader tup, uint32 len,
+								   ItemPointer tid, void *arg);
+extern void labelheap_walk_stored(Relation rel, LabelheapStoredFn fn,
+								  void *arg);
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
 									bool (*accept) (HeapTupleHeader tup),
 									bool *present);
@@ -52,20 +65,37 @@ typedef enum LabelheapReadMode
 	READ_UNFILTERED				/* returned (integrity checks only) */
 } LabelheapReadMode;
 
+typedef struct LabelheapFrame
+{
+	uint64		id;
+	LabelheapReadMode mode;
+	NodeTag		utility;		/* statement of a utility frame, else 0 */
+	const char *action;			/* verb for READ_STRICT errors */
+	bool		ri;				/* a referential-integrity query's frame */
+	Oid			ri_userid;		/* what to restore when it ends */
+	int			ri_sec_context;
+	struct LabelheapFrame *outer;
+} LabelheapFrame;
+
+extern void labelheap_frame_enter_executor(LabelheapFrame *frame,
+										   struct QueryDesc *queryDesc);
+extern void labelheap_frame_enter_utility(LabelheapFrame *frame,
+										  struct PlannedStmt *pstmt);
+extern void labelheap_frame_leave(LabelheapFrame *frame);
 extern LabelheapReadMode labelheap_frame_mode(void);
 extern uint64 labelheap_frame_id(void);
 extern bool labelheap_frame_is_utility(NodeTag stmt);
 extern void labelheap_beyond_reach(Relation rel, const char *action)
 			pg_attribute_noreturn();
-extern void labelheap_frames_init(void);
 
 /* refuse.c: DDL after which rows would leave labelheap */
 extern bool labelheap_allow_unlabel;
 extern void labelheap_refuse_init(void);
+extern void labelheap_refuse_utility(struct PlannedStmt *pstmt);
 
 /* messages.c: what error messages may show */
 extern void labelheap_note_conflict_row(Oid secid);
-extern void labelheap_messages_init(void);
+extern void labelheap_messages_emit_log(ErrorData *edata);
 
 /* labeling.c: where the label of a new tuple comes from */
 extern Oid	labelheap_new_secid(Relation rel, uint32 *perms);
@@ -73,7 +103,7 @@ extern void labelheap_rewrite_scan_begin(TableScanDesc scan);
 extern void labelheap_rewrite_scan_end(TableScanDesc scan);
 extern void labelheap_rewrite_scan_tuple(TableScanDesc scan, Oid secid);
 extern void labelheap_row_moving(Relation from, Oid secid);
-extern void labelheap_labeling_init(void);
+extern void labelheap_labeling_xact(XactEvent event);
 extern PGDLLIMPORT bool labelheap_rewrite_active;
 
 /* toast.c: labelheap's own TOAST preparation */
@@ -162,10 +192,11 @@ extern void labelheap_relcache_set_labels(Relation rel, int nsecids,
 extern Oid	labelheap_label_column_type(void);
 extern AttrNumber labelheap_label_column_attnum(Relation rel);
 extern Oid	labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum);
-extern void labelheap_label_column_init(void);
+extern void labelheap_label_column_type_changed(void);
 
 /* filter.c: rows the session may not select never reach the executor */
-extern void labelheap_filter_init(void);
+extern bool labelheap_ri_check_perms(List *rangeTable,
+									 bool ereport_on_violation);
 extern bool labelheap_scan_getnextslot(TableScanDesc scan,
 									   ScanDirection direction,
 									   TupleTableSlot *slot);
@@ -208,10 +239,13 @@ extern void labelheap_relation_nontransactional_truncate(Relation rel);
 extern bool labelheap_label_set_contents(Relation rel, Oid **secids, int *n);
 
 /* planner.c: no index endpoint probes past the session's reach */
-extern void labelheap_planner_init(void);
+extern void labelheap_planner_relation_info(struct PlannerInfo *root,
+											Oid relationObjectId,
+											bool inhparent,
+											struct RelOptInfo *rel);
 
 /* ios.c: index-only scans that ask the AM */
-extern void labelheap_ios_init(void);
+extern void labelheap_ios_executor_start(struct QueryDesc *queryDesc);
 
 /* index_build.c, index_validate.c: index builds and validation, strict */
 extern double labelheap_index_build_range_scan(Relation heapRelation,
@@ -239,7 +273,15 @@ extern HeapTuple labelheap_build_getnext(TableScanDesc scan,
 extern BlockNumber labelheap_build_blocks_done(struct HeapScanDescData *hscan);
 
 /* raw_access.c: refusing reads that bypass the access method */
-extern void labelheap_raw_access_init(void);
+extern bool labelheap_raw_check_perms(List *rangeTable,
+									  bool ereport_on_violation);
+extern bool labelheap_raw_needs_fmgr_hook(Oid fn_oid);
+extern void labelheap_raw_fmgr_hook(FmgrHookEventType event,
+									FmgrInfo *flinfo, Datum *arg);
+extern void labelheap_raw_object_access(ObjectAccessType access,
+										Oid classId, Oid objectId,
+										int subId, void *arg);
+extern void labelheap_raw_client_auth(struct Port *port, int status);
 
 /* rewrite.c: VACUUM FULL and CLUSTER */
 extern void labelheap_relation_copy_for_cluster(Relation OldHeap,

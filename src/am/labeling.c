@@ -247,8 +247,8 @@ labelheap_new_secid(Relation rel, uint32 *perms)
 	return policy_row_secid(rel);
 }
 
-static void
-labeling_xact_callback(XactEvent event, void *arg)
+void
+labelheap_labeling_xact(XactEvent event)
 {
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
 		event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
@@ -258,10 +258,4 @@ labeling_xact_callback(XactEvent event, void *arg)
 		row_moving = false;
 		default_relid = InvalidOid;
 	}
-}
-
-void
-labelheap_labeling_init(void)
-{
-	RegisterXactCallback(labeling_xact_callback, NULL);
 }

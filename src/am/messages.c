@@ -34,7 +34,6 @@
 #include "am/labelheap.h"
 #include "avc/avc.h"
 
-static emit_log_hook_type prev_emit_log_hook = NULL;
 
 /* was the last row fetched with SnapshotDirty one the session may not select? */
 static bool conflict_row_hidden = false;
@@ -45,8 +44,8 @@ labelheap_note_conflict_row(Oid secid)
 	conflict_row_hidden = !avc_tuple_allowed(secid, AVC_DB_TUPLE_SELECT);
 }
 
-static void
-messages_emit_log(ErrorData *edata)
+void
+labelheap_messages_emit_log(ErrorData *edata)
 {
 	if (edata->sqlerrcode == ERRCODE_EXCLUSION_VIOLATION &&
 		conflict_row_hidden && edata->detail != NULL)
@@ -56,13 +55,4 @@ messages_emit_log(ErrorData *edata)
 											"Key conflicts with existing key.");
 		edata->detail_log = NULL;
 	}
-	if (prev_emit_log_hook)
-		prev_emit_log_hook(edata);
-}
-
-void
-labelheap_messages_init(void)
-{
-	prev_emit_log_hook = emit_log_hook;
-	emit_log_hook = messages_emit_log;
 }

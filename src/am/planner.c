@@ -43,15 +43,11 @@
 #include "am/labelheap.h"
 #include "avc/avc.h"
 
-static get_relation_info_hook_type prev_get_relation_info = NULL;
 
-static void
-planner_get_relation_info(PlannerInfo *root, Oid relationObjectId,
+void
+labelheap_planner_relation_info(PlannerInfo *root, Oid relationObjectId,
 						  bool inhparent, RelOptInfo *rel)
 {
-	if (prev_get_relation_info)
-		prev_get_relation_info(root, relationObjectId, inhparent, rel);
-
 	if (rel->indexlist != NIL)
 	{
 		/* get_relation_info holds a lock on it already */
@@ -72,11 +68,4 @@ planner_get_relation_info(PlannerInfo *root, Oid relationObjectId,
 		}
 		table_close(relation, NoLock);
 	}
-}
-
-void
-labelheap_planner_init(void)
-{
-	prev_get_relation_info = get_relation_info_hook;
-	get_relation_info_hook = planner_get_relation_info;
 }

@@ -91,11 +91,6 @@
 #include "avc/avc.h"
 #include "label_store/label_store_int.h"
 
-static ExecutorCheckPerms_hook_type prev_check_perms = NULL;
-static needs_fmgr_hook_type prev_needs_fmgr_hook = NULL;
-static fmgr_hook_type prev_fmgr_hook = NULL;
-static object_access_hook_type prev_object_access = NULL;
-static ClientAuthentication_hook_type prev_client_auth = NULL;
 
 /* ---- which relations hold a labelheap table's rows ---- */
 
@@ -200,8 +195,8 @@ qualified_relname(Oid relid)
 
 /* ---- 1. queries and COPY naming a TOAST relation ---- */
 
-static bool
-raw_access_check_perms(List *rangeTable, bool ereport_on_violation)
+bool
+labelheap_raw_check_perms(List *rangeTable, bool ereport_on_violation)
 {
 	ListCell   *lc;
 
@@ -223,8 +218,6 @@ raw_access_check_perms(List *rangeTable, bool ereport_on_violation)
 					 errdetail("Its values belong to labelheap table \"%s\", whose rows are read only through that table, filtered by security label.",
 							   qualified_relname(parent))));
 	}
-	if (prev_check_perms)
-		return prev_check_perms(rangeTable, ereport_on_violation);
 	return true;
 }
 
@@ -351,11 +344,9 @@ raw_function_lookup(Oid fn_oid)
 	return result;
 }
 
-static bool
-raw_access_needs_fmgr_hook(Oid fn_oid)
+bool
+labelheap_raw_needs_fmgr_hook(Oid fn_oid)
 {
-	if (prev_needs_fmgr_hook && prev_needs_fmgr_hook(fn_oid))
-		return true;
 	return raw_function_lookup(fn_oid) != NULL;
 }
 
@@ -434,8 +425,8 @@ raw_function_check(const RawFunction *f, FmgrInfo *flinfo)
 						   qualified_relname(owner))));
 }
 
-static void
-raw_access_fmgr_hook(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
+void
+labelheap_raw_fmgr_hook(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
 {
 	if (event == FHET_START)
 	{
@@ -444,8 +435,6 @@ raw_access_fmgr_hook(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
 		if (f)
 			raw_function_check(f, flinfo);
 	}
-	if (prev_fmgr_hook)
-		prev_fmgr_hook(event, flinfo, arg);
 }
 
 /* ---- 3. logical decoding through SQL ---- */
@@ -524,13 +513,10 @@ session_selects_every_label(void)
 	return result;
 }
 
-static void
-raw_access_object_access(ObjectAccessType access, Oid classId, Oid objectId,
+void
+labelheap_raw_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 						 int subId, void *arg)
 {
-	if (prev_object_access)
-		prev_object_access(access, classId, objectId, subId, arg);
-
 	if (access == OAT_FUNCTION_EXECUTE &&
 		classId == ProcedureRelationId &&
 		is_decoding_function(objectId) &&
@@ -544,31 +530,13 @@ raw_access_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 
 /* ---- 4. logical walsenders ---- */
 
-static void
-raw_access_client_auth(Port *port, int status)
+void
+labelheap_raw_client_auth(Port *port, int status)
 {
-	if (prev_client_auth)
-		prev_client_auth(port, status);
-
 	if (status == STATUS_OK && am_db_walsender)
 		ereport(FATAL,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("logical replication connections are not allowed while labelam is loaded"),
 				 errdetail("Logical decoding would send rows of labelheap tables whatever their security label."),
 				 errhint("Physical replication (replication=true) is allowed; it is storage-level trust. pg_logical_slot_get_changes() works for sessions that may select every label.")));
-}
-
-void
-labelheap_raw_access_init(void)
-{
-	prev_check_perms = ExecutorCheckPerms_hook;
-	ExecutorCheckPerms_hook = raw_access_check_perms;
-	prev_needs_fmgr_hook = needs_fmgr_hook;
-	needs_fmgr_hook = raw_access_needs_fmgr_hook;
-	prev_fmgr_hook = fmgr_hook;
-	fmgr_hook = raw_access_fmgr_hook;
-	prev_object_access = object_access_hook;
-	object_access_hook = raw_access_object_access;
-	prev_client_auth = ClientAuthentication_hook;
-	ClientAuthentication_hook = raw_access_client_auth;
 }

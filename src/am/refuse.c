@@ -40,8 +40,6 @@
 
 bool		labelheap_allow_unlabel = false;
 
-static ProcessUtility_hook_type prev_ProcessUtility = NULL;
-
 static void refuse_mixed_tree(Oid parent, Oid except, const char *partname,
 							  bool adds_labelheap, bool adds_other);
 
@@ -210,11 +208,9 @@ refuse_attach_partition(AlterTableStmt *stmt)
 	}
 }
 
-static void
-refuse_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
-					  bool readOnlyTree, ProcessUtilityContext context,
-					  ParamListInfo params, QueryEnvironment *queryEnv,
-					  DestReceiver *dest, QueryCompletion *qc)
+/* Called by src/hooks.c before every utility command runs. */
+void
+labelheap_refuse_utility(PlannedStmt *pstmt)
 {
 	Node	   *stmt = pstmt->utilityStmt;
 
@@ -225,13 +221,6 @@ refuse_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	}
 	else if (IsA(stmt, CreateStmt) || IsA(stmt, CreateForeignTableStmt))
 		refuse_create_partition((CreateStmt *) stmt);
-
-	if (prev_ProcessUtility)
-		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-							params, queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
 }
 
 void
@@ -244,7 +233,4 @@ labelheap_refuse_init(void)
 							 false,
 							 PGC_SUSET, 0,
 							 NULL, NULL, NULL);
-
-	prev_ProcessUtility = ProcessUtility_hook;
-	ProcessUtility_hook = refuse_ProcessUtility;
 }

@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
@@ -223,4 +224,46 @@ labelheap_version_secid(Relation rel, ItemPointer tid,
 	}
 	UnlockReleaseBuffer(buf);
 	return secid;
+}
+
+/*
+ * Call fn for every tuple version stored in rel, live or dead (line
+ * pointers with storage), block by block under a share lock, with no regard
+ * to visibility or policy: for labelam.verify_labels() and the label set's
+ * fallback when its catalog is gone.  fn runs with the buffer locked: it
+ * must not read other buffers.
+ */
+void
+labelheap_walk_stored(Relation rel, LabelheapStoredFn fn, void *arg)
+{
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	BlockNumber blkno;
+
+	for (blkno = 0; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+		Page		page;
+		OffsetNumber offnum,
+					maxoff;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		maxoff = PageGetMaxOffsetNumber(page);
+		for (offnum = FirstOffsetNumber; offnum <= maxoff; offnum++)
+		{
+			ItemId		lp = PageGetItemId(page, offnum);
+			ItemPointerData tid;
+
+			if (!ItemIdIsNormal(lp))
+				continue;
+			ItemPointerSet(&tid, blkno, offnum);
+			fn((HeapTupleHeader) PageGetItem(page, lp), ItemIdGetLength(lp),
+			   &tid, arg);
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	FreeAccessStrategy(strategy);
 }

@@ -3,7 +3,9 @@
  * verify.c
  *	  SQL functions that inspect labels as stored: labelam.tuple_secid()
  *	  and labelam.verify_labels(), labelheap's counterpart of amcheck
- *	  (contrib's tools refuse relations that are not heap).
+ *	  (contrib's tools refuse relations that are not heap), and
+ *	  labelam.toast_values(), which counts out-of-line values where
+ *	  reading the TOAST relation is refused (raw_access.c).
  *
  * Both read every tuple version on the page, live or dead, without regard
  * to visibility or policy: they are for superusers.  verify_labels also
@@ -16,6 +18,10 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "utils/snapmgr.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "funcapi.h"
@@ -30,6 +36,7 @@
 
 PG_FUNCTION_INFO_V1(labelam_tuple_secid);
 PG_FUNCTION_INFO_V1(labelam_verify_labels);
+PG_FUNCTION_INFO_V1(labelam_toast_values);
 
 static Relation
 open_labelheap(Oid relid)
@@ -79,66 +86,86 @@ inserter_aborted(HeapTupleHeader tup)
 		!TransactionIdDidCommit(xmin);
 }
 
+typedef struct VerifyState
+{
+	ReturnSetInfo *rsinfo;
+	Oid		   *set;
+	int			nset;
+	bool		have_set;
+} VerifyState;
+
+static void
+verify_one(HeapTupleHeader tup, uint32 len, ItemPointer tid, void *arg)
+{
+	VerifyState *vs = arg;
+	const char *problem = labelheap_header_problem(tup, len);
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (problem == NULL)
+	{
+		Oid			secid = labelheap_header_secid(tup, len);
+
+		if ((vs->have_set &&
+			 bsearch(&secid, vs->set, vs->nset, sizeof(Oid), oid_cmp) != NULL) ||
+			inserter_aborted(tup))
+			return;
+		problem = vs->have_set ? "label missing from the relation's label set" :
+			"the table labelam.table_labels is missing";
+	}
+	values[0] = PointerGetDatum(tid);
+	values[1] = CStringGetTextDatum(problem);
+	tuplestore_putvalues(vs->rsinfo->setResult, vs->rsinfo->setDesc,
+						 values, nulls);
+}
+
 Datum
 labelam_verify_labels(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Relation	rel = open_labelheap(PG_GETARG_OID(0));
-	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
-	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
-	BlockNumber blkno;
-	Oid		   *set = NULL;
-	int			nset = 0;
-	bool		have_set;
+	VerifyState vs;
 
 	InitMaterializedSRF(fcinfo, 0);
-	have_set = labelheap_label_set_contents(rel, &set, &nset);
-
-	for (blkno = 0; blkno < nblocks; blkno++)
-	{
-		Buffer		buf;
-		Page		page;
-		OffsetNumber offnum,
-					maxoff;
-
-		CHECK_FOR_INTERRUPTS();
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		maxoff = PageGetMaxOffsetNumber(page);
-		for (offnum = FirstOffsetNumber; offnum <= maxoff; offnum++)
-		{
-			ItemId		lp = PageGetItemId(page, offnum);
-			HeapTupleHeader tup;
-			const char *problem;
-			Datum		values[2];
-			bool		nulls[2] = {false, false};
-			ItemPointerData tid;
-
-			if (!ItemIdIsNormal(lp))
-				continue;
-			tup = (HeapTupleHeader) PageGetItem(page, lp);
-			problem = labelheap_header_problem(tup, ItemIdGetLength(lp));
-			if (problem == NULL)
-			{
-				Oid			secid = labelheap_header_secid(tup, ItemIdGetLength(lp));
-
-				if ((have_set &&
-					 bsearch(&secid, set, nset, sizeof(Oid), oid_cmp) != NULL) ||
-					inserter_aborted(tup))
-					continue;
-				problem = have_set ? "label missing from the relation's label set" :
-					"the table labelam.table_labels is missing";
-			}
-			ItemPointerSet(&tid, blkno, offnum);
-			values[0] = PointerGetDatum(&tid);
-			values[1] = CStringGetTextDatum(problem);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-								 values, nulls);
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	FreeAccessStrategy(strategy);
+	vs.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	vs.set = NULL;
+	vs.nset = 0;
+	vs.have_set = labelheap_label_set_contents(rel, &vs.set, &vs.nset);
+	labelheap_walk_stored(rel, verify_one, &vs);
 	relation_close(rel, AccessShareLock);
 	return (Datum) 0;
+}
+
+/*
+ * labelam.toast_values(rel): how many out-of-line values of rel the
+ * transaction's snapshot sees (TOAST chunks numbered 0).  A count, never a
+ * value, for checking that writes leave no stray values behind; direct
+ * reads of a labelheap table's TOAST relation are refused to everyone.
+ */
+Datum
+labelam_toast_values(PG_FUNCTION_ARGS)
+{
+	Relation	rel = open_labelheap(PG_GETARG_OID(0));
+	Oid			toastrelid = rel->rd_rel->reltoastrelid;
+	int64		n = 0;
+
+	if (OidIsValid(toastrelid))
+	{
+		Relation	toastrel = table_open(toastrelid, AccessShareLock);
+		TableScanDesc scan = table_beginscan(toastrel, GetActiveSnapshot(),
+											 0, NULL);
+		TupleTableSlot *slot = table_slot_create(toastrel, NULL);
+		bool		isnull;
+
+		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		{
+			/* attribute 2 of a TOAST relation is chunk_seq */
+			if (DatumGetInt32(slot_getattr(slot, 2, &isnull)) == 0)
+				n++;
+		}
+		ExecDropSingleTupleTableSlot(slot);
+		table_endscan(scan);
+		table_close(toastrel, AccessShareLock);
+	}
+	relation_close(rel, AccessShareLock);
+	PG_RETURN_INT64(n);
 }

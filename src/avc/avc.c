@@ -168,7 +168,6 @@ avc_init(void)
 	avc_provider->startup();
 	label_canonicalize_hook = avc_canonicalize_hook;
 
-	avc_hooks_init();
 }
 
 /* Bits of the permission names given; ERROR for an unknown name. */

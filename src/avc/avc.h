@@ -16,6 +16,7 @@
 #ifndef LABELAM_AVC_H
 #define LABELAM_AVC_H
 
+#include "access/xact.h"
 #include "utils/relcache.h"
 
 /*
@@ -31,8 +32,21 @@
 #define AVC_DB_TUPLE_USE			(1U << 6)
 #define AVC_DB_TUPLE_ALL			((1U << 7) - 1)
 
-/* Registers GUCs and hooks, loads the policy; called from _PG_init. */
+/* Registers GUCs, loads the policy; called from _PG_init. */
 extern void avc_init(void);
+
+/*
+ * boundaries.c: called by src/hooks.c at the server's boundaries
+ * (statements, executor runs, utility commands, authentication,
+ * transaction end).
+ */
+struct Port;
+extern void avc_client_authentication(struct Port *port, int status);
+extern void avc_statement_start(void);
+extern void avc_enter(bool routine);
+extern void avc_leave(bool routine);
+extern void avc_statement_done(void);
+extern void avc_xact(XactEvent event);
 
 /*
  * The session's subject label (canonical text), or NULL in a process that

@@ -79,8 +79,7 @@ extern bool avc_session_label_check(char **newval, void **extra,
 									GucSource source);
 extern void avc_session_label_assign(const char *newval, void *extra);
 
-/* hooks.c */
-extern void avc_hooks_init(void);
+/* boundaries.c */
 
 /* depth of CALL and DO statements running (they may COMMIT or ROLLBACK) */
 extern int	avc_routine_depth;

@@ -484,24 +484,18 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 		/* name the row's label only to a session that may read it */
 		if ((d.allowed & AVC_DB_TUPLE_SELECT) || d.permissive)
 			otext = label_text(object_secid);
-		if (otext == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("permission denied to %s rows of relation \"%s\"",
-							avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
-							rel ? RelationGetRelationName(rel) : "?"),
-					 errdetail("The security policy does not allow { %s } to \"%s\" on a row beyond the reach of the session's security label.",
-							   avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
-							   avc_subject ? avc_subject : "(no label)")));
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s rows of relation \"%s\"",
 						avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
 						rel ? RelationGetRelationName(rel) : "?"),
+				 otext ?
 				 errdetail("The security policy does not allow { %s } to \"%s\" on rows labeled \"%s\".",
 						   avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
-						   avc_subject ? avc_subject : "(no label)",
-						   otext)));
+						   avc_subject ? avc_subject : "(no label)", otext) :
+				 errdetail("The security policy does not allow { %s } to \"%s\" on a row beyond the reach of the session's security label.",
+						   avc_perms_text(AVC_CLASS_DB_TUPLE, perms & ~d.allowed),
+						   avc_subject ? avc_subject : "(no label)")));
 	}
 }
 

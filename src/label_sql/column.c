@@ -52,8 +52,6 @@
 
 PG_FUNCTION_INFO_V1(labelam_check_label);
 
-static object_access_hook_type prev_object_access_hook = NULL;
-static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* check_label(text) returns boolean: the domain's CHECK */
 Datum
@@ -307,13 +305,10 @@ check_label_constraint(Oid conoid)
 				 errhint("The security policy decides which labels rows may have.")));
 }
 
-static void
-label_column_object_access(ObjectAccessType access, Oid classId,
+void
+label_sql_column_object_access(ObjectAccessType access, Oid classId,
 						   Oid objectId, int subId, void *arg)
 {
-	if (prev_object_access_hook)
-		prev_object_access_hook(access, classId, objectId, subId, arg);
-
 	if (!OidIsValid(labelheap_label_column_type()))
 		return;
 
@@ -416,11 +411,12 @@ copy_to_as_query(CopyStmt *stmt)
 	return newstmt;
 }
 
-static void
-label_column_process_utility(PlannedStmt *pstmt, const char *queryString,
-							 bool readOnlyTree, ProcessUtilityContext context,
-							 ParamListInfo params, QueryEnvironment *queryEnv,
-							 DestReceiver *dest, QueryCompletion *qc)
+/*
+ * COPY t TO of a table with a label column runs as COPY (SELECT ...) TO;
+ * called by src/hooks.c before every utility command.
+ */
+PlannedStmt *
+label_sql_column_utility(PlannedStmt *pstmt, bool *readOnlyTree)
 {
 	if (IsA(pstmt->utilityStmt, CopyStmt))
 	{
@@ -430,23 +426,8 @@ label_column_process_utility(PlannedStmt *pstmt, const char *queryString,
 		{
 			pstmt = copyObject(pstmt);
 			pstmt->utilityStmt = (Node *) newstmt;
-			readOnlyTree = false;
+			*readOnlyTree = false;
 		}
 	}
-
-	if (prev_process_utility)
-		prev_process_utility(pstmt, queryString, readOnlyTree, context,
-							 params, queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
-}
-
-void
-label_column_init(void)
-{
-	prev_object_access_hook = object_access_hook;
-	object_access_hook = label_column_object_access;
-	prev_process_utility = ProcessUtility_hook;
-	ProcessUtility_hook = label_column_process_utility;
+	return pstmt;
 }

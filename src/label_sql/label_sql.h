@@ -19,16 +19,28 @@
 #ifndef LABEL_SQL_H
 #define LABEL_SQL_H
 
+#include "catalog/objectaccess.h"
 #include "executor/tuptable.h"
 #include "utils/relcache.h"
 
-/* Installs the parse-analysis hook; called from _PG_init. */
-extern void label_sql_init(void);
+/* parse.c: called by src/hooks.c */
+struct ParseState;
+struct Query;
+struct JumbleState;
+extern void label_sql_post_parse_analyze(struct ParseState *pstate,
+										 struct Query *query,
+										 struct JumbleState *jstate);
+extern void label_sql_functions_changed(void);
 
 /*
  * column.c: the SQL side of the declared label column (am/label_column.c
- * knows which column it is).
+ * knows which column it is); called by src/hooks.c.
  */
-extern void label_column_init(void);
+struct PlannedStmt;
+extern struct PlannedStmt *label_sql_column_utility(struct PlannedStmt *pstmt,
+													bool *readOnlyTree);
+extern void label_sql_column_object_access(ObjectAccessType access,
+										   Oid classId, Oid objectId,
+										   int subId, void *arg);
 
 #endif							/* LABEL_SQL_H */

@@ -58,7 +58,6 @@
 #include "am/labelheap.h"
 #include "label_sql/label_sql.h"
 
-static post_parse_analyze_hook_type prev_post_parse_analyze_hook = NULL;
 
 /*
  * OIDs of the extension's two functions in the current database, or
@@ -79,8 +78,9 @@ typedef struct RewriteContext
 	List	   *replacements;	/* ... and what replaces each */
 } RewriteContext;
 
-static void
-invalidate_label_funcs(Datum arg, int cacheid, uint32 hashvalue)
+/* src/hooks.c calls this when pg_proc changes */
+void
+label_sql_functions_changed(void)
 {
 	label_funcs_valid = false;
 }
@@ -558,7 +558,7 @@ rewrite_walker(Node *node, RewriteContext *cxt)
 	return expression_tree_walker(node, rewrite_walker, cxt);
 }
 
-static void
+void
 label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 							 JumbleState *jstate)
 {
@@ -586,16 +586,4 @@ label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 				(void) label_var_mutator((Node *) query, &cxt);
 		}
 	}
-
-	if (prev_post_parse_analyze_hook)
-		prev_post_parse_analyze_hook(pstate, query, jstate);
-}
-
-void
-label_sql_init(void)
-{
-	prev_post_parse_analyze_hook = post_parse_analyze_hook;
-	post_parse_analyze_hook = label_sql_post_parse_analyze;
-	CacheRegisterSyscacheCallback(PROCOID, invalidate_label_funcs, (Datum) 0);
-	label_column_init();
 }

@@ -142,8 +142,8 @@ pending_forget_all(void)
 	pending_max_subid = InvalidSubTransactionId;
 }
 
-static void
-label_xact_callback(XactEvent event, void *arg)
+void
+label_store_xact(XactEvent event)
 {
 	HASH_SEQ_STATUS status;
 	PendingLabel *p;
@@ -169,9 +169,9 @@ label_xact_callback(XactEvent event, void *arg)
 	}
 }
 
-static void
-label_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
-					   SubTransactionId parentSubid, void *arg)
+void
+label_store_subxact(SubXactEvent event, SubTransactionId mySubid,
+				   SubTransactionId parentSubid)
 {
 	HASH_SEQ_STATUS status;
 	PendingLabel *p;
@@ -460,7 +460,4 @@ label_store_init(void)
 							   0,
 							   check_insert_label, NULL, NULL);
 
-	label_shmem_init();
-	RegisterXactCallback(label_xact_callback, NULL);
-	RegisterSubXactCallback(label_subxact_callback, NULL);
 }

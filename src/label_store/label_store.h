@@ -13,6 +13,8 @@
 #ifndef LABEL_STORE_H
 #define LABEL_STORE_H
 
+#include "access/xact.h"
+
 /*
  * Secid of label text, interning it if new: the dictionary row is inserted
  * by the calling transaction, so a tuple and the row naming its label commit
@@ -29,8 +31,15 @@ extern Oid	label_lookup(const char *label);
  */
 extern char *label_text(Oid secid);
 
-/* Registers GUCs and shared-memory requests; called from _PG_init. */
+/* Registers GUCs; called from _PG_init. */
 extern void label_store_init(void);
+
+/* called by src/hooks.c: shared memory, transaction ends */
+extern void label_shmem_request(void);
+extern void label_shmem_startup(void);
+extern void label_store_xact(XactEvent event);
+extern void label_store_subxact(SubXactEvent event, SubTransactionId mySubid,
+								SubTransactionId parentSubid);
 
 /*
  * Canonical form of label text, palloc'd.  The text is first checked

@@ -46,7 +46,6 @@ extern Oid	label_catalog_intern(const LabelDict *dict, const char *label,
 
 /* shmem.c */
 extern int	label_max_labels;
-extern void label_shmem_init(void);
 extern char *label_shmem_text(Oid dictid, Oid secid);
 extern Oid	label_shmem_secid(Oid dictid, const char *label, uint32 len);
 extern void label_shmem_publish(Oid dictid, Oid secid, const char *label);

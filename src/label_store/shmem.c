@@ -34,6 +34,7 @@
 #include "storage/shmem.h"
 #include "utils/hsearch.h"
 
+#include "label_store/label_store.h"
 #include "label_store/label_store_int.h"
 
 /* arena bytes per label: labels average well under this */
@@ -92,8 +93,6 @@ static LWLockPadded *label_locks = NULL;	/* ids first, then texts */
 
 static bool full_warned = false;
 
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 static uint32
 label_text_hash(const void *key, Size keysize)
@@ -139,23 +138,18 @@ label_shmem_size(void)
 	return size;
 }
 
-static void
+void
 label_shmem_request(void)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
 	RequestAddinShmemSpace(label_shmem_size());
 	RequestNamedLWLockTranche(LABEL_TRANCHE, 2 * LABEL_PARTITIONS);
 }
 
-static void
+void
 label_shmem_startup(void)
 {
 	HASHCTL		info;
 	bool		found;
-
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 
@@ -195,14 +189,6 @@ label_shmem_startup(void)
 }
 
 /* Registers the shared memory and its locks; from _PG_init. */
-void
-label_shmem_init(void)
-{
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = label_shmem_request;
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = label_shmem_startup;
-}
 
 static inline LWLock *
 id_lock(uint32 hash)

@@ -1,0 +1,93 @@
+/*-------------------------------------------------------------------------
+ *
+ * src/avc/boundaries.c
+ *	  What the policy subsystem does at the server's boundaries, called by
+ *	  src/hooks.c: authentication (the client's peer label), statement
+ *	  boundaries (policy reload check, audit flush), transaction end, and
+ *	  how deep the session is in CALL and DO (set_client_label's one-way
+ *	  changes are refused there).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "executor/executor.h"
+#include "libpq/auth.h"
+
+#include "avc/avc_internal.h"
+
+/* depth of executor and utility calls, so that we flush at top level */
+static int	nesting = 0;
+
+/*
+ * Depth of CALL and DO: code they run may end the transaction (COMMIT,
+ * ROLLBACK) and go on, so set_client_label refuses one-way changes there.
+ */
+int			avc_routine_depth = 0;
+
+void
+avc_client_authentication(Port *port, int status)
+{
+	if (status == STATUS_OK)
+		avc_client_auth(port);
+}
+
+/*
+ * A new statement (query or utility command) may see a new policy: look at
+ * the policy's sequence number at its first decision (not here: most
+ * statements decide nothing).
+ */
+void
+avc_statement_start(void)
+{
+	avc_revalidate_pending = true;
+}
+
+/* Around ExecutorRun, ExecutorFinish and utility commands (routine: CALL, DO) */
+void
+avc_enter(bool routine)
+{
+	nesting++;
+	if (routine)
+		avc_routine_depth++;
+}
+
+void
+avc_leave(bool routine)
+{
+	nesting--;
+	if (routine)
+		avc_routine_depth--;
+}
+
+/* After ExecutorEnd and utility commands: audit lines of a top-level statement */
+void
+avc_statement_done(void)
+{
+	if (nesting == 0)
+		avc_audit_flush();
+}
+
+void
+avc_xact(XactEvent event)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PARALLEL_PRE_COMMIT:
+			avc_client_resolve();
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PREPARE:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			/* what the statement decided before it ended or failed */
+			avc_audit_flush();
+			avc_revalidate_pending = true;
+			break;
+		default:
+			break;
+	}
+}

@@ -1,0 +1,369 @@
+/*-------------------------------------------------------------------------
+ *
+ * src/hooks.c
+ *	  Every server hook and callback labelam uses, installed here once,
+ *	  each calling the subsystems' entry points in the order shown.
+ *
+ * Subsystems export plain functions and never chain hooks themselves; what
+ * runs when, and in which order, is this file:
+ *
+ *	ProcessUtility
+ *		label_sql/column.c	COPY t TO of a table with a label column runs
+ *							as COPY (SELECT ...) TO
+ *		avc/boundaries.c	statement start (policy reload check), depth
+ *		am/frames.c			the command's frame: its own scans are strict,
+ *							COPY TO's filtered
+ *		am/label_set.c		REFRESH MATERIALIZED VIEW needs every label
+ *		am/refuse.c			DDL after which rows would leave labelheap
+ *		(PostgreSQL)
+ *		avc/boundaries.c	audit flush at top level
+ *	ExecutorStart
+ *		avc/boundaries.c	statement start
+ *		(PostgreSQL)
+ *		am/ios.c			index-only scans of labelheap tables ask the table
+ *	ExecutorRun, ExecutorFinish
+ *		avc/boundaries.c	depth
+ *		am/frames.c			the query's frame: filtered, or a referential-
+ *							integrity query's (unfiltered check, strict
+ *							action)
+ *		(PostgreSQL)
+ *	ExecutorEnd
+ *		(PostgreSQL)
+ *		avc/boundaries.c	audit flush at top level
+ *	ExecutorCheckPerms
+ *		am/raw_access.c		no direct reads of labelheap TOAST relations
+ *		am/filter.c			RI_Initial_Check goes row by row
+ *	object_access_hook
+ *		am/raw_access.c		logical decoding functions need every label
+ *		am/label_set.c		DROP TABLE / DROP COLUMN need every label
+ *		label_sql/column.c	DDL checks of the declared label column
+ *	ClientAuthentication
+ *		am/raw_access.c		no logical replication connections
+ *		avc/boundaries.c	the client's SELinux peer label
+ *	needs_fmgr_hook, fmgr_hook
+ *		am/raw_access.c		raw page readers refused on labelheap storage
+ *	get_relation_info_hook
+ *		am/planner.c		no index endpoint probes past the session's reach
+ *	post_parse_analyze_hook
+ *		label_sql/parse.c	t.security_label and the label column
+ *	emit_log_hook
+ *		am/messages.c		exclusion conflicts with hidden rows show no key
+ *	shmem_request_hook, shmem_startup_hook
+ *		label_store/shmem.c	the label dictionary's shared memory
+ *	transaction end (one callback, in this order)
+ *		avc/boundaries.c	session label resolution, audit flush
+ *		label_store/dict.c	labels interned by the transaction published
+ *		am/label_set.c		label-set rows noted by the transaction known
+ *		am/labeling.c		carried labels forgotten
+ *	subtransaction end
+ *		label_store/dict.c, am/label_set.c
+ *	relcache / syscache invalidation
+ *		am/label_set.c		a relation's cached label set
+ *		am/label_column.c	the label column's type (TYPEOID)
+ *		label_sql/parse.c	labelam's functions (PROCOID)
+ *		label_store/catalog.c registers its own, on first use of the
+ *							dictionary catalog
+ *
+ * Settings are defined by each subsystem's init function (labelam.c calls
+ * them); README's Configuration section lists them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/objectaccess.h"
+#include "executor/executor.h"
+#include "fmgr.h"
+#include "libpq/auth.h"
+#include "miscadmin.h"
+#include "optimizer/plancat.h"
+#include "parser/analyze.h"
+#include "storage/ipc.h"
+#include "tcop/utility.h"
+#include "utils/elog.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
+
+#include "hooks.h"
+#include "am/labelheap.h"
+#include "am/label_set.h"
+#include "avc/avc.h"
+#include "label_sql/label_sql.h"
+#include "label_store/label_store.h"
+
+/* The one way a hook calls what was installed before it. */
+#define CALL_PREV(prev, standard, ...) \
+	do { \
+		if (prev) \
+			(prev) (__VA_ARGS__); \
+		else \
+			standard(__VA_ARGS__); \
+	} while (0)
+#define CALL_PREV_IF_ANY(prev, ...) \
+	do { \
+		if (prev) \
+			(prev) (__VA_ARGS__); \
+	} while (0)
+
+static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+static ExecutorRun_hook_type prev_ExecutorRun = NULL;
+static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
+static ExecutorEnd_hook_type prev_ExecutorEnd = NULL;
+static ExecutorCheckPerms_hook_type prev_ExecutorCheckPerms = NULL;
+static object_access_hook_type prev_object_access = NULL;
+static ClientAuthentication_hook_type prev_ClientAuthentication = NULL;
+static needs_fmgr_hook_type prev_needs_fmgr = NULL;
+static fmgr_hook_type prev_fmgr = NULL;
+static get_relation_info_hook_type prev_get_relation_info = NULL;
+static post_parse_analyze_hook_type prev_post_parse_analyze = NULL;
+static emit_log_hook_type prev_emit_log = NULL;
+static shmem_request_hook_type prev_shmem_request = NULL;
+static shmem_startup_hook_type prev_shmem_startup = NULL;
+
+static void
+labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
+					   bool readOnlyTree, ProcessUtilityContext context,
+					   ParamListInfo params, QueryEnvironment *queryEnv,
+					   DestReceiver *dest, QueryCompletion *qc)
+{
+	bool		routine;
+	LabelheapFrame frame;
+
+	pstmt = label_sql_column_utility(pstmt, &readOnlyTree);
+	routine = IsA(pstmt->utilityStmt, CallStmt) ||
+		IsA(pstmt->utilityStmt, DoStmt);
+	avc_statement_start();
+	avc_enter(routine);
+	labelheap_frame_enter_utility(&frame, pstmt);
+	PG_TRY();
+	{
+		labelheap_label_set_utility(pstmt);
+		labelheap_refuse_utility(pstmt);
+		CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
+				  pstmt, queryString, readOnlyTree, context, params, queryEnv,
+				  dest, qc);
+	}
+	PG_FINALLY();
+	{
+		labelheap_frame_leave(&frame);
+		avc_leave(routine);
+	}
+	PG_END_TRY();
+	avc_statement_done();
+}
+
+static void
+labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	avc_statement_start();
+	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
+	labelheap_ios_executor_start(queryDesc);
+}
+
+static void
+labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
+					uint64 count, bool execute_once)
+{
+	LabelheapFrame frame;
+
+	avc_enter(false);
+	labelheap_frame_enter_executor(&frame, queryDesc);
+	PG_TRY();
+	{
+		CALL_PREV(prev_ExecutorRun, standard_ExecutorRun,
+				  queryDesc, direction, count, execute_once);
+	}
+	PG_FINALLY();
+	{
+		labelheap_frame_leave(&frame);
+		avc_leave(false);
+	}
+	PG_END_TRY();
+}
+
+/* AFTER triggers fire here: a frame of its own, as ExecutorRun's */
+static void
+labelam_ExecutorFinish(QueryDesc *queryDesc)
+{
+	LabelheapFrame frame;
+
+	avc_enter(false);
+	labelheap_frame_enter_executor(&frame, queryDesc);
+	PG_TRY();
+	{
+		CALL_PREV(prev_ExecutorFinish, standard_ExecutorFinish, queryDesc);
+	}
+	PG_FINALLY();
+	{
+		labelheap_frame_leave(&frame);
+		avc_leave(false);
+	}
+	PG_END_TRY();
+}
+
+static void
+labelam_ExecutorEnd(QueryDesc *queryDesc)
+{
+	CALL_PREV(prev_ExecutorEnd, standard_ExecutorEnd, queryDesc);
+	avc_statement_done();
+}
+
+static bool
+labelam_ExecutorCheckPerms(List *rangeTable, bool ereport_on_violation)
+{
+	if (!labelheap_raw_check_perms(rangeTable, ereport_on_violation) ||
+		!labelheap_ri_check_perms(rangeTable, ereport_on_violation))
+		return false;
+	if (prev_ExecutorCheckPerms)
+		return prev_ExecutorCheckPerms(rangeTable, ereport_on_violation);
+	return true;
+}
+
+static void
+labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
+					  int subId, void *arg)
+{
+	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
+	labelheap_raw_object_access(access, classId, objectId, subId, arg);
+	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
+	label_sql_column_object_access(access, classId, objectId, subId, arg);
+}
+
+static void
+labelam_ClientAuthentication(Port *port, int status)
+{
+	CALL_PREV_IF_ANY(prev_ClientAuthentication, port, status);
+	labelheap_raw_client_auth(port, status);
+	avc_client_authentication(port, status);
+}
+
+static bool
+labelam_needs_fmgr(Oid fn_oid)
+{
+	return (prev_needs_fmgr && prev_needs_fmgr(fn_oid)) ||
+		labelheap_raw_needs_fmgr_hook(fn_oid);
+}
+
+static void
+labelam_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
+{
+	labelheap_raw_fmgr_hook(event, flinfo, arg);
+	CALL_PREV_IF_ANY(prev_fmgr, event, flinfo, arg);
+}
+
+static void
+labelam_get_relation_info(PlannerInfo *root, Oid relationObjectId,
+						  bool inhparent, RelOptInfo *rel)
+{
+	CALL_PREV_IF_ANY(prev_get_relation_info, root, relationObjectId,
+					 inhparent, rel);
+	labelheap_planner_relation_info(root, relationObjectId, inhparent, rel);
+}
+
+static void
+labelam_post_parse_analyze(ParseState *pstate, Query *query,
+						   JumbleState *jstate)
+{
+	label_sql_post_parse_analyze(pstate, query, jstate);
+	CALL_PREV_IF_ANY(prev_post_parse_analyze, pstate, query, jstate);
+}
+
+static void
+labelam_emit_log(ErrorData *edata)
+{
+	labelheap_messages_emit_log(edata);
+	CALL_PREV_IF_ANY(prev_emit_log, edata);
+}
+
+static void
+labelam_shmem_request(void)
+{
+	CALL_PREV_IF_ANY(prev_shmem_request);
+	label_shmem_request();
+}
+
+static void
+labelam_shmem_startup(void)
+{
+	CALL_PREV_IF_ANY(prev_shmem_startup);
+	label_shmem_startup();
+}
+
+static void
+labelam_xact_callback(XactEvent event, void *arg)
+{
+	avc_xact(event);
+	label_store_xact(event);
+	labelheap_label_set_xact(event);
+	labelheap_labeling_xact(event);
+}
+
+static void
+labelam_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+						 SubTransactionId parentSubid, void *arg)
+{
+	label_store_subxact(event, mySubid, parentSubid);
+	labelheap_label_set_subxact(event, mySubid, parentSubid);
+}
+
+static void
+labelam_relcache_callback(Datum arg, Oid relid)
+{
+	labelheap_label_set_relcache(relid);
+}
+
+static void
+labelam_type_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	labelheap_label_column_type_changed();
+}
+
+static void
+labelam_function_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	label_sql_functions_changed();
+}
+
+void
+labelam_hooks_install(void)
+{
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = labelam_ProcessUtility;
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = labelam_ExecutorStart;
+	prev_ExecutorRun = ExecutorRun_hook;
+	ExecutorRun_hook = labelam_ExecutorRun;
+	prev_ExecutorFinish = ExecutorFinish_hook;
+	ExecutorFinish_hook = labelam_ExecutorFinish;
+	prev_ExecutorEnd = ExecutorEnd_hook;
+	ExecutorEnd_hook = labelam_ExecutorEnd;
+	prev_ExecutorCheckPerms = ExecutorCheckPerms_hook;
+	ExecutorCheckPerms_hook = labelam_ExecutorCheckPerms;
+	prev_object_access = object_access_hook;
+	object_access_hook = labelam_object_access;
+	prev_ClientAuthentication = ClientAuthentication_hook;
+	ClientAuthentication_hook = labelam_ClientAuthentication;
+	prev_needs_fmgr = needs_fmgr_hook;
+	needs_fmgr_hook = labelam_needs_fmgr;
+	prev_fmgr = fmgr_hook;
+	fmgr_hook = labelam_fmgr;
+	prev_get_relation_info = get_relation_info_hook;
+	get_relation_info_hook = labelam_get_relation_info;
+	prev_post_parse_analyze = post_parse_analyze_hook;
+	post_parse_analyze_hook = labelam_post_parse_analyze;
+	prev_emit_log = emit_log_hook;
+	emit_log_hook = labelam_emit_log;
+	prev_shmem_request = shmem_request_hook;
+	shmem_request_hook = labelam_shmem_request;
+	prev_shmem_startup = shmem_startup_hook;
+	shmem_startup_hook = labelam_shmem_startup;
+
+	RegisterXactCallback(labelam_xact_callback, NULL);
+	RegisterSubXactCallback(labelam_subxact_callback, NULL);
+	CacheRegisterRelcacheCallback(labelam_relcache_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(TYPEOID, labelam_type_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(PROCOID, labelam_function_callback,
+								  (Datum) 0);
+}
