@@ -1,8 +1,8 @@
 #!/bin/bash
-# check-pg.sh -- PostgreSQL's own core regression suite (parallel_schedule)
-# and isolation suite (isolation_schedule), from the Debian source package of
-# the installed postgresql-15, run with default_table_access_method =
-# labelheap, once per mode:
+# scripts/check-pg.sh -- PostgreSQL's own core regression suite
+# (parallel_schedule) and isolation suite (isolation_schedule), from the
+# Debian source package of the installed postgresql-15, run with
+# default_table_access_method = labelheap, once per mode:
 #   normal    test/test.conf only
 #   walcheck  + wal_consistency_checking = 'heap,heap2', with a streaming
 #             standby whose redo does the checking

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * labelam.h
+ * src/labelam.h
  *	  Module-wide declarations of the labelam extension.
  *
  * Each subsystem (am, label_store, avc) has an init function that _PG_init

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * write.c
+ * src/am/write.c
  *	  labelheap's tuple-writing callbacks: every new tuple version is formed
  *	  with a labeled header and written by heap's own writers, so that page
  *	  layout, locking, HOT, WAL records and redo are heap's.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * hooks.c
+ * src/avc/hooks.c
  *	  Where the policy subsystem hooks into the server: authentication
  *	  (the client's peer label), statement boundaries (policy reload check,
  *	  audit flush), transaction end, and how deep the session is in CALL
