@@ -7,7 +7,8 @@
 #   walcheck  + wal_consistency_checking = 'heap,heap2', with a streaming
 #             standby whose redo does the checking
 #   ownwrite  + labelam.debug_own_write = on (every write through labelheap's
-#             own placement code)
+#             own TOAST preparation and heap's writers with heap's toaster
+#             bypassed, src/am/toast.c)
 # Any non-heap AM makes create_index, create_am and psql print its name;
 # those three pass here when every changed line names the access method.
 # Differences that follow from labelheap's tuple format are recorded in

@@ -3,8 +3,8 @@
  * src/labelam.h
  *	  Module-wide declarations of the labelam extension.
  *
- * Each subsystem (am, label_store, avc) has an init function that _PG_init
- * calls while shared_preload_libraries is being processed.
+ * Each subsystem (am, label_store, avc, label_sql) has an init function that
+ * _PG_init calls while shared_preload_libraries is being processed.
  *
  *-------------------------------------------------------------------------
  */

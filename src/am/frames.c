@@ -6,7 +6,7 @@
  *
  * Every ExecutorRun, ExecutorFinish and ProcessUtility pushes a frame for
  * its duration.  Table access method callbacks ask the innermost frame how
- * to treat a row the session may not select (labelheap_read_mode()):
+ * to treat a row the session may not select (labelheap_frame_mode()):
  *
  *	READ_FILTERED	it is skipped, as if absent: every query, and COPY TO.
  *	READ_STRICT		it is an ERROR (42501): scans a utility command makes

@@ -17,8 +17,9 @@
  *	labeling.c	transaction end: forget carried labels
  *	filter.c	ExecutorCheckPerms: RI_Initial_Check goes row by row
  *	messages.c	emit_log_hook: conflict messages about hidden rows
+ *	planner.c	get_relation_info: no index endpoint probes
  *	ios.c		ExecutorStart: index-only scans ask the table
- *	label_column.c	the declared label column's DDL checks
+ *	label_column.c	type cache invalidation: the label column's type Oid
  *	raw_access.c	ExecutorCheckPerms, fmgr, object access, client
  *				authentication: reads that bypass the access method
  *	label_set.c	object access (drops), ProcessUtility (REFRESH),

@@ -22,7 +22,7 @@
 #include "executor/tuptable.h"
 #include "utils/relcache.h"
 
-/* Installs the parse-analysis hook; called from _PG_init. */
+/* Installs the parse-analysis hook and column.c's; called from _PG_init. */
 extern void label_sql_init(void);
 
 /*
