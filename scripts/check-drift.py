@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# check-drift.py -- labelam's copies of PostgreSQL functions against the
-# PostgreSQL source they were copied from.  Each copied function's upstream
+# scripts/check-drift.py -- labelam's copies of PostgreSQL functions against
+# the PostgreSQL source they were copied from.  Each copied function's upstream
 # text (from its "static" line to its closing brace) must still hash to the
 # sha256 prefix recorded in the copying file's header; a minor release that
 # changed one fails here, and the copy must be brought up to date (and the

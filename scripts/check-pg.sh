@@ -1,13 +1,14 @@
 #!/bin/bash
-# check-pg.sh -- PostgreSQL's own core regression suite (parallel_schedule)
-# and isolation suite (isolation_schedule), from the Debian source package of
-# the installed postgresql-15, run with default_table_access_method =
-# labelheap, once per mode:
+# scripts/check-pg.sh -- PostgreSQL's own core regression suite
+# (parallel_schedule) and isolation suite (isolation_schedule), from the
+# Debian source package of the installed postgresql-15, run with
+# default_table_access_method = labelheap, once per mode:
 #   normal    test/test.conf only
 #   walcheck  + wal_consistency_checking = 'heap,heap2', with a streaming
 #             standby whose redo does the checking
 #   ownwrite  + labelam.debug_own_write = on (every write through labelheap's
-#             own placement code)
+#             own TOAST preparation and heap's writers with heap's toaster
+#             bypassed, src/am/toast.c)
 # Any non-heap AM makes create_index, create_am and psql print its name;
 # those three pass here when every changed line names the access method.
 # Differences that follow from labelheap's tuple format are recorded in

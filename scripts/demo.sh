@@ -1,5 +1,5 @@
 #!/bin/bash
-# demo.sh -- "make demo": set-up, build, private install, a throwaway
+# scripts/demo.sh -- "make demo": set-up, build, private install, a throwaway
 # cluster with labelam preloaded, and a short tour printed to the terminal.
 set -uo pipefail
 . "$(dirname "$0")/pgenv.sh"

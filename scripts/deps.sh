@@ -1,6 +1,7 @@
 #!/bin/bash
-# deps.sh -- install, on Debian 12 as root, exactly the packages labelam's
-# build, tests, demo and benchmarks need that are missing.  Idempotent.
+# scripts/deps.sh -- install, on Debian 12 as root, exactly the packages
+# labelam's build, tests, demo and benchmarks need that are missing.
+# Idempotent.
 #
 # usage: scripts/deps.sh [--bench]     (--bench adds gnuplot for the plots)
 # Not root or not Debian: says what to install by hand and exits 1 if

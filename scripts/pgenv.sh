@@ -1,5 +1,6 @@
-# pgenv.sh -- sourced by demo, tests and benchmarks: a private PostgreSQL
-# installation with labelam in it, and throwaway clusters made from it.
+# scripts/pgenv.sh -- sourced by demo, tests and benchmarks: a private
+# PostgreSQL installation with labelam in it, and throwaway clusters made
+# from it.
 #
 # The installed server is copied (binaries) and linked (everything else) into
 # a temporary tree, and labelam is installed there with DESTDIR, the way

@@ -1,6 +1,6 @@
 #!/bin/bash
-# run-tests.sh -- "make test": set-up, build, private install, then every
-# test of the project: pg_regress files (test/sql), isolation specs
+# scripts/run-tests.sh -- "make test": set-up, build, private install, then
+# every test of the project: pg_regress files (test/sql), isolation specs
 # (test/specs), TAP scripts (test/t) and PostgreSQL's own suites under
 # labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
 #

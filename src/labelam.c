@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * labelam.c
+ * src/labelam.c
  *	  Module entry point: refuses to work unless preloaded, then lets each
  *	  subsystem register its settings, hooks and shared memory.
  *

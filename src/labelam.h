@@ -1,10 +1,11 @@
 /*-------------------------------------------------------------------------
  *
- * labelam.h
+ * src/labelam.h
  *	  Module-wide declarations of the labelam extension.
  *
- * Each subsystem (am, label_store, avc) has an init function that _PG_init
- * calls while shared_preload_libraries is being processed.
+ * Subsystems am, label_store and avc have an init function (their settings)
+ * that _PG_init calls while shared_preload_libraries is being processed;
+ * then src/hooks.c installs every server hook and callback.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * analyze.c
+ * src/am/analyze.c
  *	  ANALYZE's sample of a labelheap table: only rows that the statistics
  *	  subject (labelam.statistics_label) may select.
  *

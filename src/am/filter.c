@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * filter.c
+ * src/am/filter.c
  *	  Row filtering: every labelheap callback that hands a tuple to the
  *	  executor under an MVCC snapshot drops the tuples the session may not
  *	  select, before the executor sees them.

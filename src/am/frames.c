@@ -5,8 +5,9 @@
  *	  and how the rows it reads are treated.
  *
  * Every ExecutorRun, ExecutorFinish and ProcessUtility pushes a frame for
- * its duration (src/hooks.c calls the enter and leave functions here).  Table access method callbacks ask the innermost frame how
- * to treat a row the session may not select (labelheap_read_mode()):
+ * its duration (src/hooks.c calls the enter and leave functions here).
+ * Table access method callbacks ask the innermost frame how to treat a row
+ * the session may not select (labelheap_frame_mode()):
  *
  *	READ_FILTERED	it is skipped, as if absent: every query, and COPY TO.
  *	READ_STRICT		it is an ERROR (42501): scans a utility command makes

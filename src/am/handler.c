@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * handler.c
+ * src/am/handler.c
  *	  The labelheap table access method routine: heap's callbacks, except
  *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
  *	  (analyze.c), where a tuple is

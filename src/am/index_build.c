@@ -20,7 +20,7 @@
  *
  * Copied from PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c,
  * heapam_index_build_range_scan()
- * (upstream text sha256 prefix da69c7be5faf555d, checked by scripts/check-drift.sh),
+ * (upstream text sha256 prefix da69c7be5faf555d, checked by scripts/check-drift.py),
  * changed where marked "labelam:".
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group

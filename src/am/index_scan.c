@@ -8,7 +8,7 @@
  *
  * labelheap_build_blocks_done() is heapam_scan_get_blocks_done() of
  * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c (upstream
- * text sha256 prefix b08cb72ad3a5e1b7, checked by scripts/check-drift.sh),
+ * text sha256 prefix b08cb72ad3a5e1b7, checked by scripts/check-drift.py),
  * renamed.
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group

@@ -11,7 +11,7 @@
  *
  * Copied from PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c,
  * heapam_index_validate_scan()
- * (upstream text sha256 prefix 8be44819f8ede490, checked by scripts/check-drift.sh),
+ * (upstream text sha256 prefix 8be44819f8ede490, checked by scripts/check-drift.py),
  * changed where marked "labelam:".
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group

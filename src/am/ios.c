@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * ios.c
+ * src/am/ios.c
  *	  Index-only scans of labelheap relations without the visibility-map
  *	  shortcut.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * label_column.c
+ * src/am/label_column.c
  *	  Which column of a labelheap relation is its declared label column (of
  *	  type labelam.security_label), and taking a written value out of it;
  *	  the relation's rd_amcache (LabelheapRelCache), which caches that

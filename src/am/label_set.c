@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * label_set.c
+ * src/am/label_set.c
  *	  The label set of each labelheap relation (labelam.table_labels), and
  *	  the checks of the operations that destroy rows without reading them:
  *	  TRUNCATE, DROP of the relation, DROP COLUMN, REFRESH MATERIALIZED

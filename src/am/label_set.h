@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * label_set.h
+ * src/am/label_set.h
  *	  The label set of a labelheap relation: every label that any of its
  *	  tuples carries (a superset is allowed), kept in labelam.table_labels
  *	  by the writers, so that operations that destroy rows without reading

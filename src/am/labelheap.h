@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * labelheap.h
+ * src/am/labelheap.h
  *	  The labelheap table access method: heap's page, tuple and WAL format,
  *	  with a security label in every tuple's header.
  *

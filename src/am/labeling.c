@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * labeling.c
+ * src/am/labeling.c
  *	  Where the label of a new tuple comes from.
  *
  * A new row gets the label the session asks for with labelam.insert_label

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * planner.c
+ * src/am/planner.c
  *	  The planner's index endpoint probes never read a labelheap table for
  *	  a session that may not select all of its rows.
  *

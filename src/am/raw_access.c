@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * raw_access.c
+ * src/am/raw_access.c
  *	  Refusing reads that bypass the labelheap access method: the places
  *	  where SQL reaches a labelheap table's rows without going through the
  *	  AM callbacks that filter them (filter.c).

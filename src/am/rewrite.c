@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * rewrite.c
+ * src/am/rewrite.c
  *	  VACUUM FULL and CLUSTER for labelheap: heap's algorithm, with every
  *	  copied tuple formed with its label and toasted by labelheap.
  *

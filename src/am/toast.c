@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * toast.c
+ * src/am/toast.c
  *	  labelheap's own TOAST preparation.
  *
  * Heap's toaster (heap_toast_insert_or_update) rebuilds every tuple it

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * tuple.c
+ * src/am/tuple.c
  *	  The security label in a labelheap tuple header: writing it into a new
  *	  tuple and reading it back, failing closed.
  *

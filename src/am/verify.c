@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * verify.c
+ * src/am/verify.c
  *	  SQL functions that inspect labels as stored: labelam.tuple_secid()
  *	  and labelam.verify_labels(), labelheap's counterpart of amcheck
  *	  (contrib's tools refuse relations that are not heap), and

@@ -1,13 +1,24 @@
 /*-------------------------------------------------------------------------
  *
- * write.c
+ * src/am/write.c
  *	  labelheap's tuple-writing callbacks: every new tuple version is formed
  *	  with a labeled header and written by heap's own writers, so that page
  *	  layout, locking, HOT, WAL records and redo are heap's.
  *
+ * Every write is checked before heap's writer runs, and a denial (ERROR
+ * 42501) changes nothing: a new row needs insert on its label (labeling.c
+ * decides the label; a row that keeps the label it had, in a rewrite or a
+ * partition move, needs update, checked there or at its delete), an update
+ * needs update on the old version's label, and relabelfrom/relabelto
+ * when the label changes (through the label column or
+ * labelam.update_label), a delete needs delete (update when it moves the
+ * row to another partition).  Every label written is noted in the
+ * relation's label set (label_set.c).
+ *
  * A tuple that needs TOAST work is toasted by toast.c first and written
- * with heap's toaster bypassed; see there.  Delete and row locks change old
- * versions in place and are heap's callbacks unchanged.
+ * with heap's toaster bypassed; see there.  A delete changes the old
+ * version in place: labelheap_tuple_delete checks its label and calls
+ * heap's callback.  Row locks are filter.c's (labelheap_tuple_lock).
  *
  *-------------------------------------------------------------------------
  */

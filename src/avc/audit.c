@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * audit.c
+ * src/avc/audit.c
  *	  Audit of access decisions, aggregated per statement.
  *
  * A scan may decide millions of rows: a line per row would drown the log

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * avc.c
+ * src/avc/avc.c
  *	  Start-up of the policy subsystem: settings, the choice of provider,
  *	  and the names of the classes and permissions labelam asks about.
  *

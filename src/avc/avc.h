@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * avc.h
+ * src/avc/avc.h
  *	  Access decisions for the storage engine: the session's subject label,
  *	  cached db_tuple decisions with per-statement audit, and the label a
  *	  new row gets.

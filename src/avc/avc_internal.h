@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * avc_internal.h
+ * src/avc/avc_internal.h
  *	  Declarations shared by the files of src/avc; not for other subsystems
  *	  (they use avc.h).
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * cache.c
+ * src/avc/cache.c
  *	  The backend-local decision cache (an "access vector cache").
  *
  * Decisions are cached by (subject, object, class).  The subject is a

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * client.c
+ * src/avc/client.c
  *	  The session's security label: where it comes from, how it changes,
  *	  and how processes acting for the session get it.
  *

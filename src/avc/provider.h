@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * provider.h
+ * src/avc/provider.h
  *	  The policy provider interface: where access decisions come from.
  *
  * A provider answers in labelam's permission bits (avc.h) for the few

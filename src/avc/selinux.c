@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * selinux.c
+ * src/avc/selinux.c
  *	  Policy provider "selinux": the running kernel's policy, through
  *	  libselinux, as contrib/sepgsql does.
  *

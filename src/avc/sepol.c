@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * sepol.c
+ * src/avc/sepol.c
  *	  Policy provider "sepol": a binary SELinux policy file evaluated in
  *	  user space with libsepol.
  *

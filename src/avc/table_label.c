@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * table_label.c
+ * src/avc/table_label.c
  *	  The security label of a table, from which the policy derives the
  *	  label of the rows it creates there (type_transition).
  *

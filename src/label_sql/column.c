@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * column.c
+ * src/label_sql/column.c
  *	  The declared label column: a column of type labelam.security_label
  *	  whose value is the row's label, kept in the tuple header.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * label_sql.h
+ * src/label_sql/label_sql.h
  *	  Row labels in SQL: t.security_label, read like a system column.
  *
  * "t.security_label" is PostgreSQL's function notation for

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * parse.c
+ * src/label_sql/parse.c
  *	  Parse-analysis hook that turns t.security_label into a read of the
  *	  label in the header of the tuple version the query returns.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * row_label.c
+ * src/label_sql/row_label.c
  *	  labelam.row_label(tableoid, ctid): the label of a row as text, which
  *	  is what t.security_label reads (see parse.c); and the stub of
  *	  pg_catalog.security_label(record) that exists only to be rewritten.

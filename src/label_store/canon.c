@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * canon.c
+ * src/label_store/canon.c
  *	  Validation and canonicalization of security label text.
  *
  * The dictionary stores each label once, in the canonical form the policy

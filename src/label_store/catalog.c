@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * catalog.c
+ * src/label_store/catalog.c
  *	  The dictionary table labelam.pg_security: finding it, reading it and
  *	  adding labels to it.
  *

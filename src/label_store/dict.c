@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dict.c
+ * src/label_store/dict.c
  *	  The label dictionary's interface (label_store.h): interning and
  *	  lookups, the labels this transaction created, the session insert
  *	  label.

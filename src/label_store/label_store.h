@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * label_store.h
+ * src/label_store/label_store.h
  *	  The label dictionary: security label text <-> secid (an Oid).
  *
  * Labels live in the catalog table labelam.pg_security(secid, seclabel),

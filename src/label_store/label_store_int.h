@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * label_store_int.h
+ * src/label_store/label_store_int.h
  *	  Declarations shared by the files of the label dictionary; nothing
  *	  outside src/label_store includes this.
  *

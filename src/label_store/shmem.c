@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * shmem.c
+ * src/label_store/shmem.c
  *	  The shared-memory hash of committed labels, in both directions.
  *
  * Two partitioned dynahash tables hold (database, dictionary, secid) ->

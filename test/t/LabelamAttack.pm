@@ -1,7 +1,7 @@
-# test/t/LabelamAttack.pm -- shared fixture of the adversarial tests (test/t/2xx_attack_*.pl,
-# issue 10): an MLS node with roles r_s0, r_s1 and r_s3, tables whose rows
-# carry a marker naming their level, and checks that a session never sees a
-# marker or a label above its own level.
+# test/t/LabelamAttack.pm -- shared fixture of the adversarial tests
+# (test/t/2xx_am_attack_*.pl, issue 10): an MLS node with roles r_s0, r_s1 and
+# r_s3, tables whose rows carry a marker naming their level, and checks that a
+# session never sees a marker or a label above its own level.
 #
 # Invariants: rows inserted by r_LEVEL are labeled at LEVEL (policy
 # type_transition); every value above s0 contains "SECRET-<level>-" (s0

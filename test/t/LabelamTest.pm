@@ -1,5 +1,5 @@
-# LabelamTest -- PostgreSQL::Test::Cluster nodes set up like every labelam
-# test cluster: the library preloaded and test/test.conf appended.
+# test/t/LabelamTest.pm -- PostgreSQL::Test::Cluster nodes set up like every
+# labelam test cluster: the library preloaded and test/test.conf appended.
 package LabelamTest;
 
 use strict;

@@ -1,6 +1,7 @@
-# A hot standby serves sessions with labels: resolving a session's label
-# writes nothing (it is not interned), so read-only servers need nothing
-# special, and decisions on rows labeled in the dictionary work there.
+# test/t/302_avc_standby.pl -- a hot standby serves sessions with labels:
+# resolving a session's label writes nothing (it is not interned), so
+# read-only servers need nothing special, and decisions on rows labeled in the
+# dictionary work there.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

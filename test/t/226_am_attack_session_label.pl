@@ -1,8 +1,8 @@
-# Attacks on session labels under Debian's MLS policy (issue 10, class 8):
-# a session must not get back to a higher label once it has moved to a
-# lower one the policy lets it leave but not return from; rows read at one
-# label must not be read at another; and no session picks its own label
-# through settings it passes at connection time.
+# test/t/226_am_attack_session_label.pl -- attacks on session labels under
+# Debian's MLS policy (issue 10, class 8): a session must not get back to a
+# higher label once it has moved to a lower one the policy lets it leave but
+# not return from; rows read at one label must not be read at another; and no
+# session picks its own label through settings it passes at connection time.
 #
 # The application role r_app runs at staff_u:staff_r:sepgsql_ranged_proc_t:s3
 # (reads s0 and s3 rows).  sepgsql_ranged_proc_t has process { setcurrent }

@@ -1,4 +1,4 @@
-# test/t/202_attack_messages.pl -- adversarial tests, issue 10 class 3.
+# test/t/222_am_attack_messages.pl -- adversarial tests, issue 10 class 3.
 # No ERROR, DETAIL, HINT, NOTICE or
 # CONTEXT sent to a client carries a value or label of a row the session
 # may not select.  Hidden rows (r_s1's) sit in tables the s0 attacker owns;

@@ -1,9 +1,9 @@
-# Storage-level reads through SQL under Debian's MLS policy: the TOAST
-# relation of a labelheap table, contrib functions that read raw pages,
-# and logical decoding must not hand a low session the rows (or values) of
-# rows it may not select (src/am/raw_access.c).  Attackers sit at s0: a role
-# with pg_read_all_data, a superuser and a replication role; the hidden rows
-# are at s1 and s3.
+# test/t/228_am_attack_storage_reads.pl -- storage-level reads through SQL
+# under Debian's MLS policy: the TOAST relation of a labelheap table, contrib
+# functions that read raw pages, and logical decoding must not hand a low
+# session the rows (or values) of rows it may not select
+# (src/am/raw_access.c).  Attackers sit at s0: a role with pg_read_all_data, a
+# superuser and a replication role; the hidden rows are at s1 and s3.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

@@ -2,8 +2,14 @@
 -- write rows of sepgsql_table_t, only read rows of sepgsql_ro_table_t and
 -- do nothing with rows of sepgsql_secret_table_t.  A denial is ERROR 42501
 -- naming the table, the permission and the row's label; nothing changes.
+-- In a database of its own: the test adds labels to the dictionary, which
+-- later tests expect to find empty.
 \set SHOW_CONTEXT never
-SELECT current_user AS regress_superuser \gset
+SELECT current_user AS regress_superuser, current_database() AS regress_db \gset
+CREATE DATABASE regress_am_enforcement_write;
+\c regress_am_enforcement_write
+\set SHOW_CONTEXT never
+CREATE EXTENSION labelam;
 CREATE TABLE tw (id int PRIMARY KEY, kind text, v text) USING labelheap;
 SECURITY LABEL FOR selinux ON TABLE tw IS 'system_u:object_r:sepgsql_table_t:s0';
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0';
@@ -71,3 +77,6 @@ DROP VIEW tw_state;
 DROP TABLE tw;
 DELETE FROM labelam.role_label WHERE role = 'regress_lbl_user'::regrole;
 DROP ROLE regress_lbl_user;
+
+\c :regress_db
+DROP DATABASE regress_am_enforcement_write;

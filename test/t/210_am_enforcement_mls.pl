@@ -1,6 +1,7 @@
-# Leak probes under Debian's MLS policy (through libsepol): clients at
-# different levels read, through every access path, exactly the rows the
-# policy lets them select (no read up), and write only what it allows.
+# test/t/210_am_enforcement_mls.pl -- leak probes under Debian's MLS policy
+# (through libsepol): clients at different levels read, through every access
+# path, exactly the rows the policy lets them select (no read up), and write
+# only what it allows.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

@@ -1,5 +1,6 @@
-# Labels survive crash recovery and streaming replication: every labelheap
-# WAL record is one of heap's own, replayed by stock redo.
+# test/t/200_am_storage_recovery.pl -- labels survive crash recovery and
+# streaming replication: every labelheap WAL record is one of heap's own,
+# replayed by stock redo.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

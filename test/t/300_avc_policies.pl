@@ -1,9 +1,10 @@
-# Decisions of the sepol provider against an independent oracle, with both
-# Debian reference policies: test/t/avc_oracle.py samples context pairs and
-# computes what each policy allows with setools (the library of sesearch
-# and seinfo: allow rules, booleans, constraints), and labelam must agree on
-# every permission and on the label of new rows.  Then the MLS policy's
-# read-down / write-equal rules, spelled out.
+# test/t/300_avc_policies.pl -- decisions of the sepol provider against an
+# independent oracle, with both Debian reference policies:
+# test/t/avc_oracle.py samples context pairs and computes what each policy
+# allows with setools (the library of sesearch and seinfo: allow rules,
+# booleans, constraints), and labelam must agree on every permission and on
+# the label of new rows.  Then the MLS policy's read-down / write-equal rules,
+# spelled out.
 use strict;
 use warnings;
 use File::Basename;

@@ -1,10 +1,11 @@
-# Attacks on statistics and the planner (issue 10, class 6) under Debian's
-# MLS policy: an s0 role tries to learn values of s1 and s3 rows from
-# pg_stats, pg_stats_ext, pg_stats_ext_exprs and the planner's estimates,
-# after ANALYZE by an s3 owner, VACUUM ANALYZE, autovacuum, extended and
-# expression statistics, and by a binary search on EXPLAIN estimates that
-# PostgreSQL refines with index endpoint probes.  The statistics label is
-# s0 (labelam.statistics_label): nothing above it may reach a catalog.
+# test/t/227_am_attack_statistics.pl -- attacks on statistics and the planner
+# (issue 10, class 6) under Debian's MLS policy: an s0 role tries to learn
+# values of s1 and s3 rows from pg_stats, pg_stats_ext, pg_stats_ext_exprs and
+# the planner's estimates, after ANALYZE by an s3 owner, VACUUM ANALYZE,
+# autovacuum, extended and expression statistics, and by a binary search on
+# EXPLAIN estimates that PostgreSQL refines with index endpoint probes.  The
+# statistics label is s0 (labelam.statistics_label): nothing above it may
+# reach a catalog.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

@@ -1,9 +1,9 @@
-# Whole-table operations against rows beyond the session's reach, under
-# Debian's MLS policy (through libsepol): TRUNCATE, DROP TABLE and DROP
-# COLUMN destroy rows without reading them, so they need delete (update for
-# DROP COLUMN) on every label of the relation's label set.  The owner at s0
-# must not destroy rows written at s1; each refusal leaves the rows (and
-# columns) for the s1 session to find.
+# test/t/225_am_attack_label_set.pl -- whole-table operations against rows
+# beyond the session's reach, under Debian's MLS policy (through libsepol):
+# TRUNCATE, DROP TABLE and DROP COLUMN destroy rows without reading them, so
+# they need delete (update for DROP COLUMN) on every label of the relation's
+# label set.  The owner at s0 must not destroy rows written at s1; each refusal
+# leaves the rows (and columns) for the s1 session to find.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

@@ -1,4 +1,4 @@
-# test/t/203_attack_conflicts.pl -- adversarial tests, issue 10 class 4.
+# test/t/223_am_attack_conflicts.pl -- adversarial tests, issue 10 class 4.
 # INSERT ... ON CONFLICT meeting a row
 # the session may not select.  DO UPDATE fails at once with 42501 and
 # the designed DETAIL, holds no lock on the hidden row afterwards (another

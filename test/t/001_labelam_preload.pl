@@ -1,4 +1,5 @@
-# CREATE EXTENSION needs the library preloaded, and says how to fix it.
+# test/t/001_labelam_preload.pl -- CREATE EXTENSION needs the library
+# preloaded, and says how to fix it.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

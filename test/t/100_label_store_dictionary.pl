@@ -1,5 +1,5 @@
-# The label dictionary across restarts, with a full shared hash, and on a
-# streaming standby.
+# test/t/100_label_store_dictionary.pl -- the label dictionary across
+# restarts, with a full shared hash, and on a streaming standby.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

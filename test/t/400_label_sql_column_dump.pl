@@ -1,6 +1,6 @@
-# pg_dump + pg_restore of tables with a declared label column carry every
-# (row, label) pair: pg_dump's COPY TO reads the labels, the restore's
-# COPY FROM sets them.
+# test/t/400_label_sql_column_dump.pl -- pg_dump + pg_restore of tables with a
+# declared label column carry every (row, label) pair: pg_dump's COPY TO reads
+# the labels, the restore's COPY FROM sets them.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

@@ -1,4 +1,4 @@
-# test/t/204_attack_partitions.pl -- adversarial tests, issue 10 class 5.
+# test/t/224_am_attack_partitions.pl -- adversarial tests, issue 10 class 5.
 # A row never leaves labelheap through
 # a partition tree.  Creating or attaching a partition whose access method
 # differs from the labelheap members of the tree (either direction, at any

@@ -1,4 +1,4 @@
-# test/t/200_attack_windows.pl -- adversarial tests, issue 10 class 1.
+# test/t/220_am_attack_windows.pl -- adversarial tests, issue 10 class 1.
 # User code running inside what used
 # to be exempt windows (ALTER TABLE, index builds, referential actions) is
 # filtered and checked like any other code (issue 10 design: frames).

@@ -1,6 +1,7 @@
-# Configuration and failure paths of the policy subsystem: bad policy files
-# at start-up and at reload, the selinux provider on a kernel without
-# SELinux, sessions without a label, labelam.role_label, and the audit log.
+# test/t/301_avc_config.pl -- configuration and failure paths of the policy
+# subsystem: bad policy files at start-up and at reload, the selinux provider
+# on a kernel without SELinux, sessions without a label, labelam.role_label,
+# and the audit log.
 use strict;
 use warnings;
 use File::Copy;

@@ -1,4 +1,4 @@
-# test/t/201_attack_whole_table.pl -- adversarial tests, issue 10 class 2.
+# test/t/221_am_attack_whole_table.pl -- adversarial tests, issue 10 class 2.
 # Whole-table utility commands on a
 # table holding rows beyond the session's reach.  The table's owner is at
 # s0; r_s1 and r_s3 have added rows.  ALTER TABLE rewrites and validation

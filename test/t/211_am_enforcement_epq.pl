@@ -1,6 +1,7 @@
-# EvalPlanQual under a concurrent relabel: a session that waits for a row
-# another transaction relabels out of its reach finds, once that commits,
-# no row to update, delete or lock (MLS policy through libsepol).
+# test/t/211_am_enforcement_epq.pl -- EvalPlanQual under a concurrent relabel:
+# a session that waits for a row another transaction relabels out of its reach
+# finds, once that commits, no row to update, delete or lock (MLS policy
+# through libsepol).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;

@@ -4,6 +4,13 @@
 -- given by labelam.insert_label when it is inserted.  "damaged versions"
 -- counts what labelam.verify_labels finds: damaged labels, and labels
 -- missing from the table's label set (labelam.table_labels).
+-- In a database of its own: the test adds labels to the dictionary, which
+-- later tests expect to find empty.
+SELECT current_user AS regress_superuser, current_database() AS regress_db \gset
+CREATE DATABASE regress_am_storage_write;
+\c regress_am_storage_write
+CREATE EXTENSION labelam;
+
 CREATE FUNCTION check_labels(rel regclass) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	wrong bigint;
@@ -16,9 +23,11 @@ BEGIN
 	SELECT count(*) INTO damaged FROM labelam.verify_labels(rel);
 	RETURN format('%s rows, %s wrong labels, %s damaged versions', total, wrong, damaged);
 END $$;
+
 -- 100 kB of incompressible text, and 100 kB that compresses well
 CREATE FUNCTION random_text(n int) RETURNS text LANGUAGE sql AS
 $$ SELECT string_agg(md5(random()::text), '') FROM generate_series(1, n / 32) $$;
+
 -- INSERT
 CREATE TABLE t (id int PRIMARY KEY, want oid, v text) USING labelheap;
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c11';
@@ -27,18 +36,7 @@ SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c12';
 INSERT INTO t VALUES (101, 12, NULL), (102, 12, repeat('x', 5000));
 INSERT INTO t VALUES (103, 12, random_text(100000));
 SELECT check_labels('t');
-                 check_labels                 
-----------------------------------------------
- 103 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 SELECT id, length(v), labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id > 100 ORDER BY id;
- id  | length |                label_text                
------+--------+------------------------------------------
- 101 |        | system_u:object_r:sepgsql_table_t:s0:c12
- 102 |   5000 | system_u:object_r:sepgsql_table_t:s0:c12
- 103 | 100000 | system_u:object_r:sepgsql_table_t:s0:c12
-(3 rows)
 
 -- without labelam.insert_label, a new row gets the policy's label for rows
 -- this session creates in a table labeled as the policy's defaults say
@@ -48,12 +46,8 @@ SELECT labelam.label_text(labelam.tuple_secid('t', ctid)) AS label,
 	labelam.label_text(labelam.tuple_secid('t', ctid)) =
 		labelam.compute_create(labelam.client_label(), 'system_u:object_r:sepgsql_table_t:s0') AS type_transition
 	FROM t WHERE id = 200;
-                  label                   | type_transition 
-------------------------------------------+-----------------
- unconfined_u:object_r:sepgsql_table_t:s0 | t
-(1 row)
-
 DELETE FROM t WHERE id = 200;
+
 -- COPY, batched through multi_insert, toasted rows among them
 \getenv abs_builddir PG_ABS_BUILDDIR
 \set copyfile :abs_builddir '/results/storage_write_copy.data'
@@ -61,21 +55,16 @@ DELETE FROM t WHERE id = 200;
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c13';
 CREATE TABLE c (id int, want oid, v text) USING labelheap;
 COPY c FROM stdin;
+1	13	one
+2	13	\N
+3	13	three
+\.
 INSERT INTO c SELECT 4, 13, random_text(100000);
 COPY (SELECT g, 13, CASE WHEN g % 100 = 0 THEN random_text(10000) ELSE 'copy ' || g END
       FROM generate_series(5, 2000) g) TO :'copyfile';
 COPY c FROM :'copyfile';
 SELECT check_labels('c');
-                 check_labels                  
------------------------------------------------
- 2000 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 SELECT count(*), sum(length(v)) > 200000 AS has_long_values FROM c;
- count | has_long_values 
--------+-----------------
-  2000 | t
-(1 row)
 
 -- INSERT ... ON CONFLICT: DO NOTHING keeps the old row and label,
 -- DO UPDATE's new version keeps the old row's label
@@ -84,161 +73,56 @@ INSERT INTO t VALUES (1, 14, 'ignored'), (104, 14, 'new') ON CONFLICT DO NOTHING
 INSERT INTO t VALUES (2, 14, 'upserted'), (105, 14, random_text(100000))
 	ON CONFLICT (id) DO UPDATE SET v = excluded.v;
 SELECT id, v, labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id IN (1, 2, 104) ORDER BY id;
- id  |    v     |                label_text                
------+----------+------------------------------------------
-   1 | row 1    | system_u:object_r:sepgsql_table_t:s0:c11
-   2 | upserted | system_u:object_r:sepgsql_table_t:s0:c11
- 104 | new      | system_u:object_r:sepgsql_table_t:s0:c14
-(3 rows)
-
 SELECT check_labels('t');
-                 check_labels                 
-----------------------------------------------
- 105 rows, 0 wrong labels, 0 damaged versions
-(1 row)
 
 -- UPDATE: HOT, non-HOT (indexed column), unchanged out-of-line value,
 -- fresh out-of-line value, inline-compressed value
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c15';	-- updates must not use it
 UPDATE t SET v = 'hot ' || id WHERE id BETWEEN 3 AND 10;
 SELECT count(*) AS hot_updates FROM pg_stat_xact_user_tables WHERE relname = 't' AND n_tup_hot_upd > 0;
- hot_updates 
--------------
-           1
-(1 row)
-
 UPDATE t SET id = id + 1000 WHERE id BETWEEN 11 AND 20;
 UPDATE t SET want = want WHERE id = 103;			-- keeps the toast pointer
 UPDATE t SET v = random_text(100000) WHERE id = 101;	-- fresh external value
 UPDATE t SET v = repeat('abc', 30000) WHERE id = 102;	-- compressed inline
 SELECT id, length(v), labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id > 100 AND id < 1000 ORDER BY id;
- id  | length |                label_text                
------+--------+------------------------------------------
- 101 | 100000 | system_u:object_r:sepgsql_table_t:s0:c12
- 102 |  90000 | system_u:object_r:sepgsql_table_t:s0:c12
- 103 | 100000 | system_u:object_r:sepgsql_table_t:s0:c12
- 104 |      3 | system_u:object_r:sepgsql_table_t:s0:c14
- 105 | 100000 | system_u:object_r:sepgsql_table_t:s0:c14
-(5 rows)
-
 SELECT check_labels('t');
-                 check_labels                 
-----------------------------------------------
- 105 rows, 0 wrong labels, 0 damaged versions
-(1 row)
 
 -- DELETE and row locks
 DELETE FROM t WHERE id BETWEEN 21 AND 30;
 SELECT count(*) FROM (SELECT * FROM t WHERE id < 50 FOR UPDATE) s;
- count 
--------
-    29
-(1 row)
-
 SELECT count(*) FROM (SELECT * FROM t WHERE id < 50 FOR SHARE) s;
- count 
--------
-    29
-(1 row)
-
 SELECT count(*) FROM (SELECT * FROM t WHERE id < 50 FOR KEY SHARE) s;
- count 
--------
-    29
-(1 row)
-
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
 
 -- VACUUM, VACUUM FREEZE, VACUUM FULL, CLUSTER
 VACUUM t;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 VACUUM FREEZE t;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 VACUUM FULL t;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 SELECT id, length(v), labelam.label_text(labelam.tuple_secid('t', ctid)) FROM t WHERE id > 100 AND id < 1000 ORDER BY id;
- id  | length |                label_text                
------+--------+------------------------------------------
- 101 | 100000 | system_u:object_r:sepgsql_table_t:s0:c12
- 102 |  90000 | system_u:object_r:sepgsql_table_t:s0:c12
- 103 | 100000 | system_u:object_r:sepgsql_table_t:s0:c12
- 104 |      3 | system_u:object_r:sepgsql_table_t:s0:c14
- 105 | 100000 | system_u:object_r:sepgsql_table_t:s0:c14
-(5 rows)
-
 SET enable_indexscan = off;	-- CLUSTER by seq scan and sort
 CLUSTER t USING t_pkey;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 RESET enable_indexscan;
 SET enable_sort = off;		-- CLUSTER by index scan
 CREATE INDEX t_len_idx ON t (length(v));
 CLUSTER t USING t_len_idx;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 RESET enable_sort;
 SELECT count(*), sum(length(v)) FROM t;
- count |  sum   
--------+--------
-    95 | 390538
-(1 row)
 
 -- table rewrites by ALTER TABLE keep every row and its label
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c16';	-- rewrites must not use it
 ALTER TABLE t ALTER COLUMN id TYPE bigint;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 ALTER TABLE t ADD COLUMN r float8 DEFAULT random();
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 SELECT count(*), count(DISTINCT r) > 1 AS volatile_default FROM t;
- count | volatile_default 
--------+------------------
-    95 | t
-(1 row)
-
 ALTER TABLE t DROP COLUMN r, ALTER COLUMN v TYPE varchar(200000);
 VACUUM FULL t;
 SELECT check_labels('t');
-                check_labels                 
----------------------------------------------
- 95 rows, 0 wrong labels, 0 damaged versions
-(1 row)
 
 -- SET ACCESS METHOD labelheap: rows of a heap table get the insert label
 CREATE TABLE h (id int, want oid, v text) USING heap;
@@ -246,40 +130,16 @@ INSERT INTO h SELECT g, 17, random_text(3000) FROM generate_series(1, 50) g;
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c17';
 ALTER TABLE h SET ACCESS METHOD labelheap;
 SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE relname = 'h';
-  amname   
------------
- labelheap
-(1 row)
-
 SELECT check_labels('h');
-                check_labels                 
----------------------------------------------
- 50 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 -- its label set holds the new label (noted for the relation the rewrite's
 -- transient relation replaces); TRUNCATE empties it
 SELECT labelam.label_text(secid) FROM labelam.table_labels WHERE relid = 'h'::regclass;
-                label_text                
-------------------------------------------
- system_u:object_r:sepgsql_table_t:s0:c17
-(1 row)
-
 CREATE TABLE h_copy AS SELECT * FROM h;
 TRUNCATE h;
 SELECT count(*) FROM labelam.table_labels WHERE relid = 'h'::regclass;
- count 
--------
-     0
-(1 row)
-
 INSERT INTO h SELECT * FROM h_copy;
 DROP TABLE h_copy;
 SELECT check_labels('h');
-                check_labels                 
----------------------------------------------
- 50 rows, 0 wrong labels, 0 damaged versions
-(1 row)
 
 -- partitions, temporary and unlogged tables
 CREATE TABLE p (id int, want oid) PARTITION BY RANGE (id);
@@ -290,11 +150,6 @@ INSERT INTO p SELECT g, 18 FROM generate_series(0, 199) g;
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c19';
 UPDATE p SET id = id + 100, want = 18 WHERE id < 10;	-- moves rows between partitions
 SELECT check_labels('p1'), check_labels('p2');
-                check_labels                 |                 check_labels                 
----------------------------------------------+----------------------------------------------
- 90 rows, 0 wrong labels, 0 damaged versions | 110 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 CREATE TEMP TABLE tt (id int, want oid, v text) USING labelheap;
 CREATE UNLOGGED TABLE ut (id int, want oid, v text) USING labelheap;
 SET labelam.insert_label = 'system_u:object_r:sepgsql_table_t:s0:c20';
@@ -305,10 +160,6 @@ UPDATE ut SET v = random_text(100000) WHERE id = 1;
 VACUUM FULL tt;
 VACUUM FULL ut;
 SELECT check_labels('tt'), check_labels('ut');
-                check_labels                 |                check_labels                 
----------------------------------------------+---------------------------------------------
- 20 rows, 0 wrong labels, 0 damaged versions | 20 rows, 0 wrong labels, 0 damaged versions
-(1 row)
 
 -- labelheap's own TOAST preparation for every write
 SET labelam.debug_own_write = on;
@@ -324,31 +175,15 @@ INSERT INTO o VALUES (1, 21, 'conflict') ON CONFLICT (id) DO UPDATE SET v = rand
 DELETE FROM o WHERE id % 10 = 2;
 VACUUM FULL o;
 SELECT check_labels('o');
-                 check_labels                  
------------------------------------------------
- 1890 rows, 0 wrong labels, 0 damaged versions
-(1 row)
-
 SELECT count(*), sum(length(v)) > 1000000 AS has_long_values FROM o;
- count | has_long_values 
--------+-----------------
-  1890 | t
-(1 row)
-
 RESET labelam.debug_own_write;
+
 -- the verification functions refuse other relations
 SELECT * FROM labelam.verify_labels('h_missing');
-ERROR:  relation "h_missing" does not exist
-LINE 1: SELECT * FROM labelam.verify_labels('h_missing');
-                                            ^
 SELECT labelam.tuple_secid('pg_class', '(0,1)');
-ERROR:  "pg_class" is not a labelheap relation
 SELECT * FROM labelam.verify_labels('t_pkey');
-ERROR:  "t_pkey" is not a labelheap relation
 -- and find nothing where a tid holds no tuple
 SELECT labelam.tuple_secid('t', '(4294967294,1)'), labelam.tuple_secid('t', '(0,0)');
- tuple_secid | tuple_secid 
--------------+-------------
-             |            
-(1 row)
 
+\c :regress_db
+DROP DATABASE regress_am_storage_write;
