@@ -219,7 +219,15 @@ set_scan(Relation setrel, Snapshot snapshot, Oid relid, Oid secid,
 		}
 		if (action == SET_SCAN_DELETE)
 		{
-			simple_heap_delete(setrel, &slot->tts_tid);
+			/*
+			 * A row this very command inserted cannot be deleted by it (ON
+			 * COMMIT DELETE ROWS truncates at commit with no command
+			 * boundary after the INSERT): it stays, as a superset is never
+			 * wrong.
+			 */
+			if (!(TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data)) &&
+				  HeapTupleHeaderGetCmin(tuple->t_data) >= GetCurrentCommandId(false)))
+				simple_heap_delete(setrel, &slot->tts_tid);
 			continue;
 		}
 		d = slot_getattr(slot, Anum_set_secid, &isnull);
