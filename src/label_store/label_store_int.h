@@ -45,6 +45,7 @@ extern Oid	label_catalog_intern(const LabelDict *dict, const char *label,
 								 bool *created, bool *committed);
 
 /* shmem.c */
+extern bool label_shmem_attached(void);
 extern int	label_max_labels;
 extern char *label_shmem_text(Oid dictid, Oid secid);
 extern Oid	label_shmem_secid(Oid dictid, const char *label, uint32 len);

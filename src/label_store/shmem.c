@@ -138,6 +138,13 @@ label_shmem_size(void)
 	return size;
 }
 
+/* Is the dictionary's shared memory there (was labelam preloaded)? */
+bool
+label_shmem_attached(void)
+{
+	return header != NULL;
+}
+
 void
 label_shmem_request(void)
 {

@@ -12,7 +12,6 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "labelam.h"
 #include "label_store/label_store.h"
 #include "label_store/label_store_int.h"
 
@@ -29,7 +28,7 @@ PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
 static void
 require_preloaded(void)
 {
-	if (!labelam_preloaded)
+	if (!label_shmem_attached())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("labelam must be loaded via shared_preload_libraries"),
