@@ -198,6 +198,7 @@ is(leaks(raw_stats('t_expr')), '', 'attack: stored expression statistics hold no
 # attack 7: an expression index (its statistics come from the same sample)
 make_table('t_idx');
 # (an index build reads every row: its owner at s3 may)
+$node->safe_psql('postgres', 'GRANT CREATE ON SCHEMA public TO r_s3');
 as('r_s3', q{
 	CREATE INDEX t_idx_v ON t_idx ((v + 1));
 	CREATE INDEX t_idx_s ON t_idx ((lower(s)));
