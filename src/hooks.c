@@ -86,7 +86,7 @@
 #include "utils/syscache.h"
 
 #include "hooks.h"
-#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "am/label_set.h"
 #include "avc/avc.h"
 #include "label_sql/label_sql.h"

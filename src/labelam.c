@@ -16,11 +16,11 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "am/labelheap.h"
 #include "hooks.h"
 #include "labelam.h"
 #include "label_store/label_store.h"
 #include "avc/avc.h"
-#include "label_sql/label_sql.h"
 
 PG_MODULE_MAGIC;
 

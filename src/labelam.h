@@ -15,6 +15,5 @@
 /* true once _PG_init ran during shared_preload_libraries processing */
 extern bool labelam_preloaded;
 
-extern void labelam_am_init(void);
 
 #endif							/* LABELAM_H */

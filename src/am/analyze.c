@@ -32,7 +32,7 @@
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 bool

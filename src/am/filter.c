@@ -42,7 +42,7 @@
 #include "utils/syscache.h"
 #include "utils/snapmgr.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 

@@ -48,7 +48,7 @@
 #include "tcop/utility.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 

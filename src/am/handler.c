@@ -24,9 +24,8 @@
 #include "utils/guc.h"
 #include "utils/rel.h"
 
-#include "labelam.h"
 #include "am/label_set.h"
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
 

@@ -46,7 +46,7 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 double

@@ -23,7 +23,7 @@
 #include "access/tableam.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 /*

@@ -33,7 +33,7 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 void
 labelheap_index_validate_scan(Relation heapRelation,

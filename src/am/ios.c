@@ -32,7 +32,7 @@
 #include "utils/builtins.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 
 static void

@@ -22,7 +22,7 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "label_store/label_store.h"
 
 /* OID of labelam.security_label, looked up again after pg_type changes */

@@ -75,7 +75,7 @@
 #include "utils/snapmgr.h"
 
 #include "am/label_set.h"
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 #define SET_SCHEMA		"labelam"

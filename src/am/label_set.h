@@ -18,11 +18,7 @@
 #ifndef LABELHEAP_LABEL_SET_H
 #define LABELHEAP_LABEL_SET_H
 
-#include "access/xact.h"
-#include "catalog/objectaccess.h"
 #include "utils/relcache.h"
-
-struct PlannedStmt;
 
 /* Writers: rel is about to hold a tuple labeled secid. */
 extern void labelheap_label_set_note(Relation rel, Oid secid);
@@ -42,17 +38,5 @@ extern bool labelheap_label_set_allowed(Relation rel, uint32 perms);
  */
 extern void labelheap_label_set_require(Relation rel, uint32 perms,
 										const char *action);
-
-/* Registers the callbacks and hooks; called from labelam_am_init. */
-/* called by src/hooks.c */
-extern void labelheap_label_set_utility(struct PlannedStmt *pstmt);
-extern void labelheap_label_set_object_access(ObjectAccessType access,
-											  Oid classId, Oid objectId,
-											  int subId, void *arg);
-extern void labelheap_label_set_xact(XactEvent event);
-extern void labelheap_label_set_subxact(SubXactEvent event,
-										SubTransactionId mySubid,
-										SubTransactionId parentSubid);
-extern void labelheap_label_set_relcache(Oid relid);
 
 #endif							/* LABELHEAP_LABEL_SET_H */

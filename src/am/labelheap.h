@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * src/am/labelheap.h
- *	  The labelheap table access method: heap's page, tuple and WAL format,
- *	  with a security label in every tuple's header.
+ *	  The labelheap table access method, as the rest of labelam sees it:
+ *	  the tuple format and the few functions other subsystems use.  The
+ *	  access method's own declarations are in labelheap_int.h, its entry
+ *	  points for src/hooks.c in labelheap_hooks.h.
  *
  * Tuple format.  A labelheap tuple is a heap tuple whose header is extended
  * the way pre-12 heap extended it for WITH OIDS: infomask bit 0x0008
@@ -23,280 +25,23 @@
 #define LABELHEAP_H
 
 #include "access/htup.h"
-#include "access/htup_details.h"
-#include "access/tableam.h"
-#include "access/toast_helper.h"
-#include "access/xact.h"
-#include "catalog/objectaccess.h"
-#include "fmgr.h"
-#include "utils/elog.h"
+#include "storage/itemptr.h"
 #include "utils/relcache.h"
-
-struct HeapScanDescData;
-struct QueryDesc;
-struct PlannedStmt;
-struct PlannerInfo;
-struct RelOptInfo;
-struct Port;
 
 #define LABELHEAP_HAS_LABEL		0x0008	/* HEAP_HASOID_OLD in PG < 12 */
 #define LABELHEAP_LABEL_SIZE	8
 
-/* tuple.c: the label in a tuple header */
-extern HeapTuple labelheap_form_tuple(TupleDesc desc, Datum *values,
-									  bool *isnull, Oid secid);
-extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
-										   Oid secid);
-extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
-extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
-typedef void (*LabelheapStoredFn) (HeapTupleHeader tup, uint32 len,
-								   ItemPointer tid, void *arg);
-extern void labelheap_walk_stored(Relation rel, LabelheapStoredFn fn,
-								  void *arg);
+/* handler.c: settings (called from _PG_init); is rel a labelheap table? */
+extern void labelam_am_init(void);
+extern bool is_labelheap_relation(Relation rel);
+
+/* tuple.c: the label stored in a tuple version, for labelam.row_label() */
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
 									bool (*accept) (HeapTupleHeader tup),
 									bool *present);
 
-/* frames.c: who reads, and how rows beyond the session's reach are treated */
-typedef enum LabelheapReadMode
-{
-	READ_FILTERED,				/* skipped */
-	READ_STRICT,				/* an ERROR */
-	READ_UNFILTERED				/* returned (integrity checks only) */
-} LabelheapReadMode;
-
-typedef struct LabelheapFrame
-{
-	uint64		id;
-	LabelheapReadMode mode;
-	NodeTag		utility;		/* statement of a utility frame, else 0 */
-	const char *action;			/* verb for READ_STRICT errors */
-	bool		ri;				/* a referential-integrity query's frame */
-	Oid			ri_userid;		/* what to restore when it ends */
-	int			ri_sec_context;
-	struct LabelheapFrame *outer;
-} LabelheapFrame;
-
-extern void labelheap_frame_enter_executor(LabelheapFrame *frame,
-										   struct QueryDesc *queryDesc);
-extern void labelheap_frame_enter_utility(LabelheapFrame *frame,
-										  struct PlannedStmt *pstmt);
-extern void labelheap_frame_leave(LabelheapFrame *frame);
-extern LabelheapReadMode labelheap_frame_mode(void);
-extern uint64 labelheap_frame_id(void);
-extern bool labelheap_frame_is_utility(NodeTag stmt);
-extern void labelheap_beyond_reach(Relation rel, const char *action)
-			pg_attribute_noreturn();
-
-/* refuse.c: DDL after which rows would leave labelheap */
-extern bool labelheap_allow_unlabel;
-extern void labelheap_refuse_init(void);
-extern void labelheap_refuse_utility(struct PlannedStmt *pstmt);
-
-/* messages.c: what error messages may show */
-extern void labelheap_note_conflict_row(Oid secid);
-extern void labelheap_messages_emit_log(ErrorData *edata);
-
-/* labeling.c: where the label of a new tuple comes from */
-extern Oid	labelheap_new_secid(Relation rel, uint32 *perms);
-extern void labelheap_rewrite_scan_begin(TableScanDesc scan);
-extern void labelheap_rewrite_scan_end(TableScanDesc scan);
-extern void labelheap_rewrite_scan_tuple(TableScanDesc scan, Oid secid);
-extern void labelheap_row_moving(Relation from, Oid secid);
-extern void labelheap_labeling_xact(XactEvent event);
-extern PGDLLIMPORT bool labelheap_rewrite_active;
-
-/* toast.c: labelheap's own TOAST preparation */
-typedef struct LabelheapToast
-{
-	ToastTupleContext ttc;
-	Datum	   *values;
-	bool	   *isnull;
-	Datum	   *oldvalues;
-	bool	   *oldisnull;
-	ToastAttrInfo *attr;
-	bool	   *fresh;			/* values this preparation pushed out */
-} LabelheapToast;
-
-extern bool labelheap_debug_own_write;
-extern bool labelheap_needs_toast(HeapTuple newtup, bool old_has_external);
-extern HeapTuple labelheap_toast_tuple(Relation rel, Datum *values,
-									   bool *isnull, HeapTuple oldtup,
-									   int options, Oid secid,
-									   LabelheapToast **state);
-extern void labelheap_toast_finish(LabelheapToast *state, bool written);
-
-/*
- * Heap's writers skip their toaster for TOAST relations (TOAST rows are
- * never recursively toasted).  labelheap hands them tuples it has already
- * toasted itself by presenting the relation as such for the call: see
- * toast.c.
- */
-#define LABELHEAP_WITHOUT_HEAP_TOASTER(rel, stmt) \
-	do { \
-		char		saved_relkind_ = (rel)->rd_rel->relkind; \
-		(rel)->rd_rel->relkind = RELKIND_TOASTVALUE; \
-		PG_TRY(); \
-		{ \
-			stmt; \
-		} \
-		PG_FINALLY(); \
-		{ \
-			(rel)->rd_rel->relkind = saved_relkind_; \
-		} \
-		PG_END_TRY(); \
-	} while (0)
-
-/* write.c: tuple-writing callbacks */
-extern void labelheap_tuple_insert(Relation rel, TupleTableSlot *slot,
-								   CommandId cid, int options,
-								   struct BulkInsertStateData *bistate);
-extern void labelheap_tuple_insert_speculative(Relation rel,
-											   TupleTableSlot *slot,
-											   CommandId cid, int options,
-											   struct BulkInsertStateData *bistate,
-											   uint32 specToken);
-extern void labelheap_multi_insert(Relation rel, TupleTableSlot **slots,
-								   int ntuples, CommandId cid, int options,
-								   struct BulkInsertStateData *bistate);
-extern TM_Result labelheap_tuple_update(Relation rel, ItemPointer otid,
-										TupleTableSlot *slot, CommandId cid,
-										Snapshot snapshot, Snapshot crosscheck,
-										bool wait, TM_FailureData *tmfd,
-										LockTupleMode *lockmode,
-										bool *update_indexes);
-extern TM_Result labelheap_tuple_delete(Relation rel, ItemPointer tid,
-										CommandId cid, Snapshot snapshot,
-										Snapshot crosscheck, bool wait,
-										TM_FailureData *tmfd,
-										bool changingPart);
-
-/*
- * label_column.c: the declared label column, and what a labelheap
- * relation's rd_amcache holds (freed by the relcache whenever the entry is
- * rebuilt or invalidated).  The struct is reallocated when the label set is
- * loaded: never keep a pointer to it across calls that may do either.
- */
-typedef struct LabelheapRelCache
-{
-	bool		attnum_valid;	/* attnum computed */
-	AttrNumber	attnum;			/* the label column, 0 if none */
-	bool		set_valid;		/* secids loaded (label_set.c) */
-	int			nsecids;
-	Oid			secids[FLEXIBLE_ARRAY_MEMBER];	/* the label set */
-} LabelheapRelCache;
-
-extern LabelheapRelCache *labelheap_relcache(Relation rel);
-extern void labelheap_relcache_set_labels(Relation rel, int nsecids,
-										  const Oid *secids);
+/* label_column.c: the declared label column */
 extern Oid	labelheap_label_column_type(void);
 extern AttrNumber labelheap_label_column_attnum(Relation rel);
-extern Oid	labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum);
-extern void labelheap_label_column_type_changed(void);
-
-/* filter.c: rows the session may not select never reach the executor */
-extern bool labelheap_ri_check_perms(List *rangeTable,
-									 bool ereport_on_violation);
-extern bool labelheap_scan_getnextslot(TableScanDesc scan,
-									   ScanDirection direction,
-									   TupleTableSlot *slot);
-extern bool labelheap_scan_getnextslot_tidrange(TableScanDesc scan,
-												ScanDirection direction,
-												TupleTableSlot *slot);
-extern bool labelheap_index_fetch_tuple(struct IndexFetchTableData *scan,
-										ItemPointer tid, Snapshot snapshot,
-										TupleTableSlot *slot, bool *call_again,
-										bool *all_dead);
-extern bool labelheap_tuple_fetch_row_version(Relation rel, ItemPointer tid,
-											  Snapshot snapshot,
-											  TupleTableSlot *slot);
-extern TM_Result labelheap_tuple_lock(Relation rel, ItemPointer tid,
-									  Snapshot snapshot, TupleTableSlot *slot,
-									  CommandId cid, LockTupleMode mode,
-									  LockWaitPolicy wait_policy, uint8 flags,
-									  TM_FailureData *tmfd);
-extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
-											 struct TBMIterateResult *tbmres,
-											 TupleTableSlot *slot);
-extern bool labelheap_scan_sample_next_tuple(TableScanDesc scan,
-											 struct SampleScanState *scanstate,
-											 TupleTableSlot *slot);
-
-/* analyze.c: ANALYZE samples rows the statistics label may select */
-extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
-											  TransactionId OldestXmin,
-											  double *liverows,
-											  double *deadrows,
-											  TupleTableSlot *slot);
-
-/* label_set.c: checks of whole-table operations (see label_set.h) */
-extern void labelheap_relation_set_new_filenode(Relation rel,
-												const RelFileNode *newrnode,
-												char persistence,
-												TransactionId *freezeXid,
-												MultiXactId *minmulti);
-extern void labelheap_relation_nontransactional_truncate(Relation rel);
-extern bool labelheap_label_set_contents(Relation rel, Oid **secids, int *n);
-
-/* planner.c: no index endpoint probes past the session's reach */
-extern void labelheap_planner_relation_info(struct PlannerInfo *root,
-											Oid relationObjectId,
-											bool inhparent,
-											struct RelOptInfo *rel);
-
-/* ios.c: index-only scans that ask the AM */
-extern void labelheap_ios_executor_start(struct QueryDesc *queryDesc);
-
-/* index_build.c, index_validate.c: index builds and validation, strict */
-extern double labelheap_index_build_range_scan(Relation heapRelation,
-											   Relation indexRelation,
-											   struct IndexInfo *indexInfo,
-											   bool allow_sync,
-											   bool anyvisible,
-											   bool progress,
-											   BlockNumber start_blockno,
-											   BlockNumber numblocks,
-											   IndexBuildCallback callback,
-											   void *callback_state,
-											   TableScanDesc scan);
-extern void labelheap_index_validate_scan(Relation heapRelation,
-										  Relation indexRelation,
-										  struct IndexInfo *indexInfo,
-										  Snapshot snapshot,
-										  struct ValidateIndexState *state);
-
-/* index_scan.c: what they share */
-extern void labelheap_require_readable(Relation rel, HeapTuple tuple,
-									   const char *action);
-extern HeapTuple labelheap_build_getnext(TableScanDesc scan,
-										 TupleTableSlot *scratch);
-extern BlockNumber labelheap_build_blocks_done(struct HeapScanDescData *hscan);
-
-/* raw_access.c: refusing reads that bypass the access method */
-extern bool labelheap_raw_check_perms(List *rangeTable,
-									  bool ereport_on_violation);
-extern bool labelheap_raw_needs_fmgr_hook(Oid fn_oid);
-extern void labelheap_raw_fmgr_hook(FmgrHookEventType event,
-									FmgrInfo *flinfo, Datum *arg);
-extern void labelheap_raw_object_access(ObjectAccessType access,
-										Oid classId, Oid objectId,
-										int subId, void *arg);
-extern void labelheap_raw_client_auth(struct Port *port, int status);
-
-/* rewrite.c: VACUUM FULL and CLUSTER */
-extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
-												Relation NewHeap,
-												Relation OldIndex,
-												bool use_sort,
-												TransactionId OldestXmin,
-												TransactionId *xid_cutoff,
-												MultiXactId *multi_cutoff,
-												double *num_tuples,
-												double *tups_vacuumed,
-												double *tups_recently_dead);
-
-/* handler.c */
-extern const TableAmRoutine *labelheap_routine(void);
-extern bool is_labelheap_relation(Relation rel);
 
 #endif							/* LABELHEAP_H */

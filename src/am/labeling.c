@@ -45,7 +45,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 #include "label_store/label_store.h"
 

@@ -31,7 +31,7 @@
 #include "utils/elog.h"
 #include "utils/memutils.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 

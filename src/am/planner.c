@@ -40,7 +40,7 @@
 #include "utils/rel.h"
 
 #include "am/label_set.h"
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 
 

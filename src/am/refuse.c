@@ -36,7 +36,7 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 bool		labelheap_allow_unlabel = false;
 

@@ -31,7 +31,7 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 /*
  * Copy one live or recently-dead tuple into the new heap, keeping its label

@@ -40,7 +40,7 @@
 #include "access/toast_internals.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 bool		labelheap_debug_own_write = false;
 

@@ -19,7 +19,7 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 /* mixes the secid so that neither zeroes nor copies of it pass the check */
 #define LABEL_CHECK_MAGIC	0x4C424850	/* "LBHP" */

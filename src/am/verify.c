@@ -32,7 +32,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/rel.h"
 
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 
 PG_FUNCTION_INFO_V1(labelam_tuple_secid);
 PG_FUNCTION_INFO_V1(labelam_verify_labels);

@@ -31,7 +31,7 @@
 #include "utils/rel.h"
 
 #include "am/label_set.h"
-#include "am/labelheap.h"
+#include "am/labelheap_int.h"
 #include "avc/avc.h"
 #include "label_store/label_store.h"
 

@@ -1,0 +1,90 @@
+/*-------------------------------------------------------------------------
+ *
+ * src/am/labelheap_hooks.h
+ *	  The access method's entry points that src/hooks.c calls from the
+ *	  server's hooks and callbacks (src/hooks.c says when and in which
+ *	  order).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELHEAP_HOOKS_H
+#define LABELHEAP_HOOKS_H
+
+#include "access/xact.h"
+#include "catalog/objectaccess.h"
+#include "fmgr.h"
+#include "nodes/nodes.h"
+#include "utils/elog.h"
+
+struct QueryDesc;
+struct PlannedStmt;
+struct PlannerInfo;
+struct RelOptInfo;
+struct Port;
+
+/* frames.c: who reads (see there) */
+typedef enum LabelheapReadMode
+{
+	READ_FILTERED,				/* skipped */
+	READ_STRICT,				/* an ERROR */
+	READ_UNFILTERED				/* returned (integrity checks only) */
+} LabelheapReadMode;
+
+typedef struct LabelheapFrame
+{
+	uint64		id;
+	LabelheapReadMode mode;
+	NodeTag		utility;		/* statement of a utility frame, else 0 */
+	const char *action;			/* verb for READ_STRICT errors */
+	bool		ri;				/* a referential-integrity query's frame */
+	Oid			ri_userid;		/* what to restore when it ends */
+	int			ri_sec_context;
+	struct LabelheapFrame *outer;
+} LabelheapFrame;
+
+extern void labelheap_frame_enter_executor(LabelheapFrame *frame,
+										   struct QueryDesc *queryDesc);
+extern void labelheap_frame_enter_utility(LabelheapFrame *frame,
+										  struct PlannedStmt *pstmt);
+extern void labelheap_frame_leave(LabelheapFrame *frame);
+
+/* refuse.c, messages.c, labeling.c, label_column.c, filter.c */
+extern void labelheap_refuse_utility(struct PlannedStmt *pstmt);
+extern void labelheap_messages_emit_log(ErrorData *edata);
+extern void labelheap_labeling_xact(XactEvent event);
+extern void labelheap_label_column_type_changed(void);
+extern bool labelheap_ri_check_perms(List *rangeTable,
+									 bool ereport_on_violation);
+
+/* planner.c: no index endpoint probes past the session's reach */
+extern void labelheap_planner_relation_info(struct PlannerInfo *root,
+											Oid relationObjectId,
+											bool inhparent,
+											struct RelOptInfo *rel);
+
+/* ios.c: index-only scans that ask the AM */
+extern void labelheap_ios_executor_start(struct QueryDesc *queryDesc);
+
+/* raw_access.c: refusing reads that bypass the access method */
+extern bool labelheap_raw_check_perms(List *rangeTable,
+									  bool ereport_on_violation);
+extern bool labelheap_raw_needs_fmgr_hook(Oid fn_oid);
+extern void labelheap_raw_fmgr_hook(FmgrHookEventType event,
+									FmgrInfo *flinfo, Datum *arg);
+extern void labelheap_raw_object_access(ObjectAccessType access,
+										Oid classId, Oid objectId,
+										int subId, void *arg);
+extern void labelheap_raw_client_auth(struct Port *port, int status);
+
+/* label_set.c */
+extern void labelheap_label_set_utility(struct PlannedStmt *pstmt);
+extern void labelheap_label_set_object_access(ObjectAccessType access,
+											  Oid classId, Oid objectId,
+											  int subId, void *arg);
+extern void labelheap_label_set_xact(XactEvent event);
+extern void labelheap_label_set_subxact(SubXactEvent event,
+										SubTransactionId mySubid,
+										SubTransactionId parentSubid);
+extern void labelheap_label_set_relcache(Oid relid);
+
+#endif							/* LABELHEAP_HOOKS_H */
