@@ -4,9 +4,8 @@
  *	  The labelheap table access method routine: heap's callbacks, except
  *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
  *	  (analyze.c), where a tuple is
- *	  written (write.c, rewrite.c), where labels are carried
- *	  through ALTER TABLE rewrites and partition moves (labeling.c,
- *	  write.c), where storage is truncated (label_set.c), and where heap's
+ *	  written (write.c, rewrite.c; the label a new version gets:
+ *	  new_label.c), where storage is truncated (label_set.c), and where heap's
  *	  code insists on being called for heap itself (index builds:
  *	  index_build.c, index_validate.c).
  *
@@ -14,7 +13,8 @@
  * order (each hook chains to the one installed before it):
  *	frames.c	ExecutorRun, ExecutorFinish, ProcessUtility: who reads
  *	refuse.c	ProcessUtility: DDL after which rows would leave labelheap
- *	labeling.c	transaction end: forget carried labels
+ *	new_label.c	labelam.insert_label, labelam.update_label; transaction
+ *				end: forget carried labels
  *	filter.c	ExecutorCheckPerms: RI_Initial_Check goes row by row
  *	messages.c	emit_log_hook: conflict messages about hidden rows
  *	ios.c		ExecutorStart: index-only scans ask the table
