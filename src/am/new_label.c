@@ -85,10 +85,16 @@ typedef struct SettingCache
 static SettingCache insert_cache;
 static SettingCache update_cache;
 
-/* the policy's label for new rows, per relation and statement */
+/*
+ * the policy's label for new rows, per relation and statement; a label not
+ * committed yet only within the subtransaction that got it (should that
+ * abort, the dictionary row goes with it)
+ */
 static Oid	default_relid = InvalidOid;
 static TimestampTz default_stmt = 0;
 static Oid	default_secid = InvalidOid;
+static bool default_committed;
+static SubTransactionId default_subid;
 
 typedef struct RewriteSource
 {
@@ -286,12 +292,16 @@ policy_row_secid(Relation rel)
 {
 	TimestampTz stmt = GetCurrentStatementStartTimestamp();
 
-	if (RelationGetRelid(rel) != default_relid || stmt != default_stmt)
+	if (RelationGetRelid(rel) != default_relid || stmt != default_stmt ||
+		(!default_committed &&
+		 default_subid != GetCurrentSubTransactionId()))
 	{
 		char	   *table_label = avc_table_label_text(rel);
 		char	   *created = avc_create_label_text(table_label);
 
-		default_secid = label_intern(created);
+		default_relid = InvalidOid; /* forgotten, should this fail */
+		default_secid = label_intern_committed(created, &default_committed);
+		default_subid = GetCurrentSubTransactionId();
 		default_relid = RelationGetRelid(rel);
 		default_stmt = stmt;
 		pfree(created);
