@@ -22,9 +22,10 @@
  * interned: label_store only stores.
  *
  * The policy's label is computed once per relation and statement (the
- * write path asks for every row or COPY batch); the settings' secids are
- * remembered while the dictionary stays the same and the label is
- * committed.
+ * write path asks for every row or COPY batch), and while its dictionary
+ * row is not committed, once per subtransaction too: an aborted one takes
+ * the row with it.  The settings' secids are remembered while the
+ * dictionary stays the same and the label is committed.
  *
  * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
  * defaults, ...) keep theirs: ATRewriteTable scans the old
