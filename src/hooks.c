@@ -54,7 +54,7 @@
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
  *		am/label_set.c		label-set rows noted by the transaction known
- *		am/labeling.c		carried labels forgotten
+ *		am/new_label.c		carried labels forgotten
  *	subtransaction end
  *		label_store/dict.c, am/label_set.c
  *	relcache / syscache invalidation

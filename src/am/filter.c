@@ -94,7 +94,7 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 	{
 		if (slot_passes(scan->rs_rd, slot, mode))
 		{
-			/* ALTER TABLE's rewrite carries labels, see labeling.c */
+			/* ALTER TABLE's rewrite carries labels, see new_label.c */
 			if (unlikely(labelheap_rewrite_active))
 				labelheap_rewrite_scan_tuple(scan, slot_secid(slot));
 			return true;

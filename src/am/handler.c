@@ -4,9 +4,8 @@
  *	  The labelheap table access method routine: heap's callbacks, except
  *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
  *	  (analyze.c), where a tuple is
- *	  written (write.c, rewrite.c), where labels are carried
- *	  through ALTER TABLE rewrites and partition moves (labeling.c,
- *	  write.c), where storage is truncated (label_set.c), and where heap's
+ *	  written (write.c, rewrite.c; the label a new version gets:
+ *	  new_label.c), where storage is truncated (label_set.c), and where heap's
  *	  code insists on being called for heap itself (index builds:
  *	  index_build.c, index_validate.c).
  *
@@ -120,4 +119,5 @@ labelam_am_init(void)
 							 PGC_SUSET, 0,
 							 NULL, NULL, NULL);
 	labelheap_refuse_init();
+	labelheap_labeling_init();
 }

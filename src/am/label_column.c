@@ -23,6 +23,7 @@
 #include "utils/syscache.h"
 
 #include "am/labelheap_int.h"
+#include "avc/avc.h"
 #include "label_store/label_store.h"
 
 /* OID of labelam.security_label, looked up again after pg_type changes */
@@ -134,12 +135,15 @@ labelheap_label_column_attnum(Relation rel)
 Oid
 labelheap_label_column_take(TupleTableSlot *slot, AttrNumber attnum)
 {
+	char	   *label;
 	Oid			secid;
 
 	slot_getallattrs(slot);
 	if (slot->tts_isnull[attnum - 1])
 		return InvalidOid;
-	secid = label_intern(TextDatumGetCString(slot->tts_values[attnum - 1]));
+	/* canonical before it is interned: label_store stores what it gets */
+	label = avc_storable_label(TextDatumGetCString(slot->tts_values[attnum - 1]));
+	secid = label_intern(label);
 	slot->tts_values[attnum - 1] = (Datum) 0;
 	slot->tts_isnull[attnum - 1] = true;
 	return secid;

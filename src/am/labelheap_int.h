@@ -44,8 +44,26 @@ extern void labelheap_refuse_init(void);
 /* messages.c: what error messages may show */
 extern void labelheap_note_conflict_row(Oid secid);
 
-/* labeling.c: where the label of a new tuple comes from */
-extern Oid	labelheap_new_secid(Relation rel, uint32 *perms);
+/*
+ * new_label.c: which label a new tuple version gets (declared label column,
+ * carried labels, labelam.insert_label/update_label, the policy's label),
+ * its checks done
+ */
+typedef struct LabelheapBatchLabel
+{
+	Oid			secid;			/* the label of the batch's rows */
+	uint32		perms;			/* what it needs */
+	bool		checked;
+} LabelheapBatchLabel;
+
+extern Oid	labelheap_insert_secid(Relation rel, TupleTableSlot *slot);
+extern void labelheap_batch_label_begin(Relation rel,
+										LabelheapBatchLabel *batch);
+extern Oid	labelheap_batch_row_secid(Relation rel, LabelheapBatchLabel *batch,
+									  TupleTableSlot *slot);
+extern Oid	labelheap_update_secid(Relation rel, Oid oldsecid,
+								   TupleTableSlot *slot);
+extern void labelheap_labeling_init(void);
 extern void labelheap_rewrite_scan_begin(TableScanDesc scan);
 extern void labelheap_rewrite_scan_end(TableScanDesc scan);
 extern void labelheap_rewrite_scan_tuple(TableScanDesc scan, Oid secid);

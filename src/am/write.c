@@ -33,7 +33,6 @@
 #include "am/label_set.h"
 #include "am/labelheap_int.h"
 #include "avc/avc.h"
-#include "label_store/label_store.h"
 
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
@@ -64,22 +63,6 @@ tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
 }
 
 /*
- * The label the row's declared label column asks for (see
- * label_sql/column.c), InvalidOid if the table has no such column or the
- * value is NULL.  The column's value is set to NULL in the slot: the data
- * area never holds it.  Call before prepare_tuple().
- */
-static Oid
-column_secid(Relation rel, TupleTableSlot *slot)
-{
-	AttrNumber	attnum = labelheap_label_column_attnum(rel);
-
-	if (attnum == 0)
-		return InvalidOid;
-	return labelheap_label_column_take(slot, attnum);
-}
-
-/*
  * The slot's values as a labeled tuple ready for heap's writers: toasted by
  * us if heap would otherwise toast it (then *toast is set).
  */
@@ -95,7 +78,7 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 
 	/*
 	 * A slot that holds a formed tuple (COPY's do) need not be deformed,
-	 * unless the table has a label column: column_secid() then replaced its
+	 * unless the table has a label column: new_label.c then replaced its
 	 * value by NULL in the slot's values only.
 	 */
 	if (labelheap_label_column_attnum(rel) == 0 &&
@@ -134,31 +117,8 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 {
 	LabelheapToast *toast;
 	HeapTuple	tuple;
-	uint32		perms;
-	Oid			secid = labelheap_new_secid(rel, &perms);
-	Oid			colsecid = column_secid(rel, slot);
+	Oid			secid = labelheap_insert_secid(rel, slot);
 
-	/*
-	 * A label column whose value differs from the label the row would get
-	 * relabels: that needs relabelto besides insert.  perms == 0 means the
-	 * row carries a label: a rewrite (whose rows hold NULL in the column) or
-	 * an UPDATE that moves the row to another partition, where setting the
-	 * column relabels the old row's label as UPDATE does.
-	 */
-	if (OidIsValid(colsecid) && colsecid != secid)
-	{
-		if (perms == 0)
-		{
-			avc_require_tuple(rel, secid,
-							  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
-			perms = AVC_DB_TUPLE_RELABELTO;
-		}
-		else
-			perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
-		secid = colsecid;
-	}
-	if (perms != 0)
-		avc_require_tuple(rel, secid, perms);
 	labelheap_label_set_note(rel, secid);
 	tuple = prepare_tuple(rel, slot, secid, NULL, false, options, &toast);
 	if (speculative)
@@ -205,43 +165,28 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 {
 	LabelheapToast **toast = palloc(ntuples * sizeof(LabelheapToast *));
 	bool		any_toast = false;
-	bool		checked = false;
-	uint32		perms;
-	Oid			secid;
+	bool		noted = false;
+	LabelheapBatchLabel batch;
 	int			i;
 
-	/*
-	 * Only COPY inserts in batches, and its rows all get the same label
-	 * unless the table has a label column: the carried labels of rewrites
-	 * and partition moves come through tuple_insert.  The batch's label is
-	 * checked once, when the first row that gets it comes.
-	 */
-	secid = labelheap_new_secid(rel, &perms);
+	labelheap_batch_label_begin(rel, &batch);
 
 	for (i = 0; i < ntuples; i++)
 	{
-		Oid			colsecid;
+		Oid			secid;
 
 		/* heap_multi_insert takes the tuples from the slots */
 		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
-		colsecid = column_secid(rel, slots[i]);
-		if (OidIsValid(colsecid) && colsecid != secid)
+		secid = labelheap_batch_row_secid(rel, &batch, slots[i]);
+		if (secid != batch.secid)
+			labelheap_label_set_note(rel, secid);
+		else if (!noted)
 		{
-			avc_require_tuple(rel, colsecid,
-							  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
-			labelheap_label_set_note(rel, colsecid);
+			labelheap_label_set_note(rel, secid);
+			noted = true;
 		}
-		else
-		{
-			colsecid = secid;
-			if (!checked && perms != 0)
-				avc_require_tuple(rel, secid, perms);
-			if (!checked)
-				labelheap_label_set_note(rel, secid);
-			checked = true;
-		}
-		(void) prepare_tuple(rel, slots[i], colsecid, NULL, false, options,
+		(void) prepare_tuple(rel, slots[i], secid, NULL, false, options,
 							 &toast[i]);
 		any_toast |= (toast[i] != NULL);
 	}
@@ -330,25 +275,7 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 				 errhint("labelam.verify_labels('%s') lists every such tuple.",
 						 RelationGetRelationName(rel))));
 
-	/*
-	 * An UPDATE that does not set the label column forms the new row from
-	 * the old version's stored values, where the column is NULL.
-	 */
-	newsecid = column_secid(rel, slot);
-	if (!OidIsValid(newsecid))
-		newsecid = label_update_secid();
-	if (OidIsValid(newsecid) && newsecid != secid)
-	{
-		avc_require_tuple(rel, secid,
-						  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
-		avc_require_tuple(rel, newsecid, AVC_DB_TUPLE_RELABELTO);
-	}
-	else
-	{
-		avc_require_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
-		newsecid = secid;
-	}
-
+	newsecid = labelheap_update_secid(rel, secid, slot);
 	labelheap_label_set_note(rel, newsecid);
 	/* heap's update path always uses WAL and the FSM for TOAST */
 	tuple = prepare_tuple(rel, slot, newsecid, oldcopy, old_has_external, 0,

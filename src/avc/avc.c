@@ -15,7 +15,6 @@
 #include "utils/guc.h"
 
 #include "avc/avc_internal.h"
-#include "label_store/label_store.h"
 
 const AvcProvider *avc_provider = NULL;
 
@@ -166,7 +165,6 @@ avc_init(void)
 
 	avc_provider = providers[avc_provider_choice];
 	avc_provider->startup();
-	label_canonicalize_hook = avc_canonicalize_hook;
 
 }
 

@@ -2,14 +2,16 @@
  *
  * src/avc/avc.h
  *	  Access decisions for the storage engine: the session's subject label,
- *	  cached db_tuple decisions with per-statement audit, and the label a
- *	  new row gets.
+ *	  cached db_tuple decisions with per-statement audit, a table's label
+ *	  and the policy's label for new rows in it (which label a new row gets
+ *	  is decided in am/new_label.c), and the canonical form of labels.
  *
  * Everything here is backend-local.  The policy itself comes from a
  * provider (provider.h): the SELinux kernel, or a binary policy file
  * evaluated with libsepol.  Object labels are dictionary secids
  * (label_store.h); the subject is the session's label, which need not be
- * in the dictionary.
+ * in the dictionary.  Labels given as text are canonicalized here, before
+ * anyone hands them to label_store, which never calls back.
  *
  *-------------------------------------------------------------------------
  */
@@ -95,24 +97,32 @@ extern bool avc_check_tuple_for_statistics(Relation rel, Oid object_secid,
 extern void avc_require_tuple(Relation rel, Oid object_secid, uint32 perms);
 
 /*
- * The label of a new row in a table labeled table_secid, created by the
- * session's subject (the policy's type_transition for class db_tuple), as
- * canonical text (palloc'd) and as a secid (interned: the caller's
- * transaction inserts the dictionary row if the label is new).  ERROR if
- * the process has no subject or the table's secid names no label.
- */
-extern char *avc_create_label_text(Oid table_secid);
-extern Oid	avc_create_label(Oid table_secid);
-
-/*
  * The security label of a table (canonical text, palloc'd): SECURITY LABEL
  * FOR selinux, else the policy's default for tables, else
  * labelam.default_table_label; ERROR if none.
  */
 extern char *avc_table_label_text(Relation rel);
 
-/* Canonical form of label text; ERROR 22023 with a hint if invalid. */
+/*
+ * The label of a new row in a table labeled table_label (canonical text, as
+ * avc_table_label_text gives it), created by the session's subject: the
+ * policy's type_transition for class db_tuple, as canonical text
+ * (palloc'd), computed from text (the table's label need not be in the
+ * dictionary) and cached like decisions.  ERROR if the process has no
+ * subject.
+ */
+extern char *avc_create_label_text(const char *table_label);
+
+/*
+ * Canonical form of label text (palloc'd), as the policy provider defines
+ * it: ERROR 22023 if the text is no valid label (with the provider's
+ * hint).  avc_storable_label is the form to intern a label given by a user
+ * in (label_store.h's label_intern): the same, except that under
+ * labelam.debug_opaque_labels it is the text as given, once it passed
+ * label_validate.
+ */
 extern char *avc_canonicalize(const char *label);
+extern char *avc_storable_label(const char *label);
 
 /*
  * Emit the aggregated audit lines of the statement now (the module does

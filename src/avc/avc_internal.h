@@ -53,11 +53,11 @@ extern const char *avc_local_text(uint32 lid);
 extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 					   uint32 object, AvcDecision *avd);
 extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
+extern Oid	avc_create_label(Oid table_secid);
 extern uint32 avc_subject_local_id(void);
 extern void avc_set_subject(const char *label);
 extern void avc_statistics_subject_changed(const char *newval, void *extra);
 extern void avc_cache_reset(void);
-extern char *avc_canonicalize_hook(const char *label);
 extern void avc_revalidate(void);
 extern void avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets,
 							uint64 *entries);

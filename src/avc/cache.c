@@ -30,7 +30,6 @@
 #include "common/hashfn.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
-#include "storage/proc.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -137,14 +136,6 @@ static uint32 avc_stats_lid = 0;
 static bool avc_stats_resolved = false;
 static AvcFast avc_stats_fast;
 
-/* the last new-row label, valid in one transaction only (it is interned) */
-static struct
-{
-	Oid			table;
-	Oid			created;
-	LocalTransactionId lxid;
-}			avc_fast_create;
-
 static uint64 avc_seqno = 0;
 bool		avc_revalidate_pending = true;
 
@@ -179,7 +170,6 @@ avc_cache_reset(void)
 	avc_fast.object = 0;
 	avc_stats_fast.object = 0;
 	avc_stats_resolved = false;
-	avc_fast_create.table = InvalidOid;
 	if (avc_cache != NULL)
 		stat_resets++;
 	if (avc_cxt != NULL)
@@ -337,7 +327,6 @@ avc_forget_decisions(void)
 	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
 	avc_fast.object = 0;
 	avc_stats_fast.object = 0;
-	avc_fast_create.table = InvalidOid;
 	stat_resets++;
 }
 
@@ -641,75 +630,69 @@ avc_require_subject(void)
 	return subject;
 }
 
+/*
+ * The table's label is text (avc_table_label_text): it gets a local id, so
+ * the created label is computed and cached without the dictionary.
+ */
 char *
-avc_create_label_text(Oid table_secid)
+avc_create_label_text(const char *table_label)
 {
 	uint32		subject = avc_require_subject();
+	uint32		parent = avc_local_id(table_label);
 
-	return pstrdup(avc_create_cached(subject, AVC_OBJ_SECID, table_secid));
+	return pstrdup(avc_create_cached(subject, AVC_OBJ_LOCAL, parent));
 }
 
+/* For labelam.create_row_label(table_secid): the same, from a secid. */
 Oid
 avc_create_label(Oid table_secid)
 {
-	LocalTransactionId lxid = MyProc->lxid;
 	uint32		subject = avc_require_subject();
-	Oid			result;
 
-	if (unlikely(avc_revalidate_pending))
-		avc_revalidate();
-	if (avc_fast_create.table == table_secid && OidIsValid(table_secid) &&
-		avc_fast_create.lxid == lxid)
-	{
-		stat_hits++;
-		return avc_fast_create.created;
-	}
-	result = label_intern(pstrdup(avc_create_cached(subject, AVC_OBJ_SECID,
-													table_secid)));
-	avc_fast_create.table = table_secid;
-	avc_fast_create.created = result;
-	avc_fast_create.lxid = lxid;
-	return result;
+	return label_intern(pstrdup(avc_create_cached(subject, AVC_OBJ_SECID,
+												  table_secid)));
 }
 
 /*
- * Set while the avc itself canonicalizes: labelam.debug_opaque_labels is
- * not for labels the avc decides with.
+ * The provider's canonical form, after the checks every label must pass
+ * (label_store's label_validate), which the provider's answer must pass
+ * too: a provider that fails them is broken, but the user still deserves
+ * an error naming the label rather than a corrupt dictionary.  The
+ * provider must have the statement's policy; the cache is left alone
+ * (callers may hold local ids or cached texts), the next decision will see
+ * the new policy.
  */
-static bool avc_canonicalizing = false;
-
-/*
- * The provider's canonical form, for label_store's label_canonicalize()
- * (which checks what every label must be first).  The provider must have
- * the statement's policy; the cache is left alone (callers may hold local
- * ids or cached texts), the next decision will see the new policy.
- */
-char *
-avc_canonicalize_hook(const char *label)
-{
-	if (avc_debug_opaque_labels && !avc_canonicalizing)
-		return pstrdup(label);
-	if (unlikely(avc_revalidate_pending))
-		(void) avc_provider->policy_seqno();
-	return avc_provider->canonicalize(label);
-}
-
 char *
 avc_canonicalize(const char *label)
 {
-	char	   *result;
+	const char *detail;
+	char	   *canon;
 
-	avc_canonicalizing = true;
-	PG_TRY();
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	canon = avc_provider->canonicalize(label);
+	if (canon == NULL || !label_check(canon, &detail))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid security label \"%s\"", label),
+				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
+	return canon;
+}
+
+/*
+ * labelam.debug_opaque_labels applies to labels given to be stored, not to
+ * the labels the avc decides with (avc_canonicalize).
+ */
+char *
+avc_storable_label(const char *label)
+{
+	if (avc_debug_opaque_labels)
 	{
-		result = label_canonicalize(label);
+		label_validate(label);
+		return pstrdup(label);
 	}
-	PG_FINALLY();
-	{
-		avc_canonicalizing = false;
-	}
-	PG_END_TRY();
-	return result;
+	return avc_canonicalize(label);
 }
 
 void

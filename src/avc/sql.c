@@ -14,6 +14,7 @@
 #include "utils/builtins.h"
 
 #include "avc/avc_internal.h"
+#include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_check_access);
 PG_FUNCTION_INFO_V1(labelam_compute_create);
@@ -24,6 +25,7 @@ PG_FUNCTION_INFO_V1(labelam_set_client_label);
 PG_FUNCTION_INFO_V1(labelam_avc_bench);
 PG_FUNCTION_INFO_V1(labelam_check_row_access);
 PG_FUNCTION_INFO_V1(labelam_create_row_label);
+PG_FUNCTION_INFO_V1(labelam_intern_label);
 
 /* the elements of a text[] as C strings; ERROR on NULLs */
 static char **
@@ -104,6 +106,19 @@ Datum
 labelam_create_row_label(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_OID(avc_create_label(PG_GETARG_OID(0)));
+}
+
+/*
+ * intern_label(text): secid of a label, interning it if new.  A dictionary
+ * function, here because the policy canonicalizes the text first.
+ */
+Datum
+labelam_intern_label(PG_FUNCTION_ARGS)
+{
+	char	   *label = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	label_store_require_loaded();
+	PG_RETURN_OID(label_intern(avc_storable_label(label)));
 }
 
 /* compute_create(subject, parent): label of a new row (type_transition) */

@@ -47,8 +47,8 @@
 #include "utils/syscache.h"
 
 #include "am/labelheap.h"
+#include "avc/avc.h"
 #include "label_sql/label_sql.h"
-#include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_check_label);
 
@@ -57,7 +57,7 @@ PG_FUNCTION_INFO_V1(labelam_check_label);
 Datum
 labelam_check_label(PG_FUNCTION_ARGS)
 {
-	(void) label_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	(void) avc_storable_label(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	PG_RETURN_BOOL(true);
 }
 

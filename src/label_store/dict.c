@@ -2,8 +2,7 @@
  *
  * src/label_store/dict.c
  *	  The label dictionary's interface (label_store.h): interning and
- *	  lookups, the labels this transaction created, the session insert
- *	  label.
+ *	  lookups, the labels this transaction created.
  *
  * A lookup tries, in order: shared memory (committed labels), the labels
  * this transaction interned (not yet committed, so not in shared memory),
@@ -61,21 +60,6 @@ static HTAB *pending_ids = NULL;
  * need not look at the pending labels at all.
  */
 static SubTransactionId pending_max_subid = InvalidSubTransactionId;
-
-/* labelam.insert_label, and the secid it resolved to (if committed) */
-static char *insert_label = NULL;
-static char *update_label = NULL;
-
-/* the secid a label setting resolved to, once that label is committed */
-typedef struct SettingCache
-{
-	char	   *text;
-	Oid			secid;
-	uint64		generation;
-} SettingCache;
-
-static SettingCache insert_cache;
-static SettingCache update_cache;
 
 static uint32
 pending_text_hash(const void *key, Size keysize)
@@ -308,20 +292,29 @@ intern_canonical(const char *label, bool *committed)
 }
 
 Oid
+label_intern_committed(const char *label, bool *committed)
+{
+	label_validate(label);
+	return intern_canonical(label, committed);
+}
+
+Oid
 label_intern(const char *label)
 {
-	char	   *canon = label_canonicalize(label);
 	bool		committed;
-	Oid			secid;
 
-	secid = intern_canonical(canon, &committed);
-	pfree(canon);
-	return secid;
+	return label_intern_committed(label, &committed);
+}
+
+uint64
+label_store_generation(void)
+{
+	return label_dict_generation;
 }
 
 /*
- * Exact match: the text must already be canonical (as label_intern stores
- * it and policy providers produce it); text that is not is simply not found.
+ * Exact match: the text must be canonical (as label_intern stores it and
+ * policy providers produce it); text that is not is simply not found.
  */
 Oid
 label_lookup(const char *label)
@@ -360,73 +353,6 @@ label_text(Oid secid)
 	return label;
 }
 
-/*
- * Only the provider-independent checks: a check hook must not fail with an
- * error (it also runs while the postmaster reads postgresql.conf), and the
- * policy provider may not be ready yet.  setting_secid canonicalizes.
- */
-static bool
-check_insert_label(char **newval, void **extra, GucSource source)
-{
-	const char *detail;
-
-	if (*newval == NULL || (*newval)[0] == '\0')
-		return true;
-	if (!label_check(*newval, &detail))
-	{
-		GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
-		GUC_check_errmsg("invalid security label \"%s\"", *newval);
-		GUC_check_errdetail("%s", _(detail));
-		return false;
-	}
-	return true;
-}
-
-static Oid
-setting_secid(const char *setting, SettingCache *cache)
-{
-	char	   *canon;
-	bool		committed;
-	Oid			secid;
-
-	if (setting == NULL || setting[0] == '\0')
-		return InvalidOid;
-
-	if (cache->text != NULL &&
-		cache->generation == label_dict_generation &&
-		strcmp(cache->text, setting) == 0)
-		return cache->secid;
-
-	canon = label_canonicalize(setting);
-	secid = intern_canonical(canon, &committed);
-	pfree(canon);
-
-	/* a label of this transaction may yet abort: don't remember it */
-	if (committed)
-	{
-		char	   *copy = MemoryContextStrdup(TopMemoryContext, setting);
-
-		if (cache->text)
-			pfree(cache->text);
-		cache->text = copy;
-		cache->secid = secid;
-		cache->generation = label_dict_generation;
-	}
-	return secid;
-}
-
-Oid
-label_insert_secid(void)
-{
-	return setting_secid(insert_label, &insert_cache);
-}
-
-Oid
-label_update_secid(void)
-{
-	return setting_secid(update_label, &update_cache);
-}
-
 void
 label_store_init(void)
 {
@@ -441,23 +367,4 @@ label_store_init(void)
 							PGC_POSTMASTER,
 							0,
 							NULL, NULL, NULL);
-
-	DefineCustomStringVariable("labelam.insert_label",
-							   "Security label of the rows this session inserts.",
-							   "Empty: the policy chooses the label.",
-							   &insert_label,
-							   "",
-							   PGC_USERSET,
-							   0,
-							   check_insert_label, NULL, NULL);
-
-	DefineCustomStringVariable("labelam.update_label",
-							   "Security label that rows this session updates get (relabeling them).",
-							   "Empty: updated rows keep their label.",
-							   &update_label,
-							   "",
-							   PGC_USERSET,
-							   0,
-							   check_insert_label, NULL, NULL);
-
 }

@@ -6,7 +6,8 @@
  * Labels live in the catalog table labelam.pg_security(secid, seclabel),
  * mirrored in a shared-memory hash (both directions) that holds only
  * committed rows.  Secids are never reused.  Label text is stored in the
- * canonical form the policy provider gives it.
+ * canonical form the policy provider gives it; callers canonicalize (src/avc)
+ * before they hand text to label_store, which never calls the policy.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,11 +19,23 @@
 /*
  * Secid of label text, interning it if new: the dictionary row is inserted
  * by the calling transaction, so a tuple and the row naming its label commit
- * or abort together.  Bad text: ERROR 22023.  Hot standby: ERROR if new.
+ * or abort together.  The text must be canonical: the caller canonicalizes
+ * it first (src/avc: avc_canonicalize, avc_storable_label); label_store
+ * stores what it is given and never asks the policy.  Text that fails
+ * label_check: ERROR 22023.  Hot standby: ERROR if new.
  */
 extern Oid	label_intern(const char *label);
 
-/* Secid of label text, or InvalidOid if it is not in the dictionary. */
+/*
+ * label_intern, saying in *committed whether the label's dictionary row is
+ * committed, i.e. whether the answer may be remembered beyond this
+ * transaction: for as long as label_store_generation() stays the same (the
+ * dictionary may be dropped and created again, with new secids).
+ */
+extern Oid	label_intern_committed(const char *label, bool *committed);
+extern uint64 label_store_generation(void);
+
+/* Secid of canonical label text, or InvalidOid if it is not in the dictionary. */
 extern Oid	label_lookup(const char *label);
 
 /*
@@ -42,31 +55,19 @@ extern void label_store_subxact(SubXactEvent event, SubTransactionId mySubid,
 								SubTransactionId parentSubid);
 
 /*
- * Canonical form of label text, palloc'd.  The text is first checked
- * (non-empty, at most 4096 bytes, valid in the server encoding, no control
- * characters), then handed to label_canonicalize_hook if a policy provider
- * set one.  Bad text: ERROR 22023 quoting it.  label_intern calls this.
+ * ERROR unless the library was preloaded (there is no shared memory
+ * otherwise): for SQL-callable functions that use the dictionary.
  */
-extern char *label_canonicalize(const char *label);
+extern void label_store_require_loaded(void);
 
 /*
- * Where the active policy provider plugs in its canonicalize(): given text
- * that passed the checks above, return its canonical form (palloc'd) or
- * raise ERROR 22023.  NULL (the default) keeps the text as it is.
+ * What every label must be, whatever the policy: non-empty, at most 4096
+ * bytes, valid in the server encoding, no control characters.
+ * label_check says whether text is (and if not, in *detail, why:
+ * untranslated), raising no error, for GUC check hooks; label_validate
+ * raises ERROR 22023 quoting the text.
  */
-typedef char *(*label_canonicalize_hook_type) (const char *label);
-extern PGDLLIMPORT label_canonicalize_hook_type label_canonicalize_hook;
-
-/*
- * Secid of the session insert label (labelam.insert_label), interning it
- * if new; InvalidOid if the setting is empty, i.e. the policy chooses.
- */
-extern Oid	label_insert_secid(void);
-
-/*
- * Secid of labelam.update_label (interning it), InvalidOid if empty: the
- * label rows updated by this session get.
- */
-extern Oid	label_update_secid(void);
+extern bool label_check(const char *label, const char **detail);
+extern void label_validate(const char *label);
 
 #endif							/* LABEL_STORE_H */

@@ -5,8 +5,8 @@
  *	  outside src/label_store includes this.
  *
  * dict.c		public API (label_intern and friends), the transaction's
- *				not-yet-committed labels, labelam.insert_label
- * canon.c		validation and canonicalization of label text
+ *				not-yet-committed labels
+ * check.c		what any label text must be (label_check, label_validate)
  * catalog.c	labelam.pg_security: finding it, reading it, inserting into it
  * shmem.c		the shared-memory hash of committed labels
  * sql.c		SQL-callable functions
@@ -53,8 +53,5 @@ extern void label_shmem_publish(Oid dictid, Oid secid, const char *label);
 extern void label_shmem_stats(int64 *nids, int64 *ntexts,
 							  int64 *text_bytes, int64 *text_bytes_max,
 							  int64 *shmem_bytes);
-
-/* canon.c */
-extern bool label_check(const char *label, const char **detail);
 
 #endif							/* LABEL_STORE_INT_H */

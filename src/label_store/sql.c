@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * src/label_store/sql.c
- *	  SQL-callable functions of the label dictionary.
+ *	  SQL-callable functions of the label dictionary.  labelam.intern_label
+ *	  canonicalizes with the policy first, so it lives in avc/sql.c;
+ *	  labelam.insert_label_secid with its setting in am/new_label.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,18 +17,16 @@
 #include "label_store/label_store.h"
 #include "label_store/label_store_int.h"
 
-PG_FUNCTION_INFO_V1(labelam_intern_label);
 PG_FUNCTION_INFO_V1(labelam_label_text);
 PG_FUNCTION_INFO_V1(labelam_label_store_stats);
-PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
 
 /*
  * Without the preloaded library there is no shared memory; the extension
  * could only have been created in a server that had it, so say the same as
  * CREATE EXTENSION would.
  */
-static void
-require_preloaded(void)
+void
+label_store_require_loaded(void)
 {
 	if (!label_shmem_attached())
 		ereport(ERROR,
@@ -35,40 +35,17 @@ require_preloaded(void)
 				 errhint("Add 'labelam' to shared_preload_libraries in postgresql.conf and restart the server.")));
 }
 
-/* intern_label(text) returns oid */
-Datum
-labelam_intern_label(PG_FUNCTION_ARGS)
-{
-	char	   *label = text_to_cstring(PG_GETARG_TEXT_PP(0));
-
-	require_preloaded();
-	PG_RETURN_OID(label_intern(label));
-}
-
 /* label_text(oid) returns text, NULL for an unknown secid */
 Datum
 labelam_label_text(PG_FUNCTION_ARGS)
 {
 	char	   *label;
 
-	require_preloaded();
+	label_store_require_loaded();
 	label = label_text(PG_GETARG_OID(0));
 	if (label == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(label));
-}
-
-/* insert_label_secid() returns oid, NULL if labelam.insert_label is empty */
-Datum
-labelam_insert_label_secid(PG_FUNCTION_ARGS)
-{
-	Oid			secid;
-
-	require_preloaded();
-	secid = label_insert_secid();
-	if (!OidIsValid(secid))
-		PG_RETURN_NULL();
-	PG_RETURN_OID(secid);
 }
 
 /*
@@ -87,7 +64,7 @@ labelam_label_store_stats(PG_FUNCTION_ARGS)
 				text_bytes_max,
 				shmem_bytes;
 
-	require_preloaded();
+	label_store_require_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 

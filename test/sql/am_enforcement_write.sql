@@ -77,6 +77,24 @@ DROP VIEW tw_state;
 DROP TABLE tw;
 DELETE FROM labelam.role_label WHERE role = 'regress_lbl_user'::regrole;
 DROP ROLE regress_lbl_user;
+-- A new row's label that an aborted subtransaction interned is gone with
+-- it: a later row of the same statement must not reuse its secid.  The
+-- table's type makes the row label new to the dictionary.
+CREATE TABLE tw_sub (i int) USING labelheap;
+SECURITY LABEL FOR selinux ON TABLE tw_sub IS 'system_u:object_r:sepgsql_sysobj_t:s0';
+SELECT labelam.compute_create(labelam.client_label(), 'system_u:object_r:sepgsql_sysobj_t:s0') AS new_label \gset
+SELECT :'new_label' AS new_label, count(*) AS interned FROM labelam.pg_security WHERE seclabel = :'new_label';
+DO $$
+BEGIN
+	BEGIN
+		INSERT INTO tw_sub VALUES (1);
+		RAISE EXCEPTION 'undo';
+	EXCEPTION WHEN raise_exception THEN NULL;
+	END;
+	INSERT INTO tw_sub VALUES (2);
+END $$;
+SELECT i, labelam.label_text(labelam.tuple_secid('tw_sub', ctid)) FROM tw_sub;
+DROP TABLE tw_sub;
 
 \c :regress_db
 DROP DATABASE regress_am_enforcement_write;

@@ -1,13 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * src/label_store/canon.c
- *	  Validation and canonicalization of security label text.
+ * src/label_store/check.c
+ *	  What any security label text must be to enter the dictionary.
  *
  * The dictionary stores each label once, in the canonical form the policy
  * provider defines (for SELinux, the raw context), so that two spellings of
- * one label never get two secids.  Whatever the provider says, text the
- * dictionary cannot store sensibly is refused here first: empty text, text
- * longer than LABEL_MAX_LEN bytes, text invalid in the server encoding, and
+ * one label never get two secids.  Canonicalizing is the caller's job (the
+ * policy subsystem's, src/avc, which label_store never calls): what arrives
+ * here is already canonical.  Whatever the provider says, text the
+ * dictionary cannot store sensibly is refused here: empty text, text longer
+ * than LABEL_MAX_LEN bytes, text invalid in the server encoding, and
  * control characters (which no label format uses and which would corrupt
  * logs and audit lines).
  *
@@ -19,8 +21,6 @@
 
 #include "label_store/label_store.h"
 #include "label_store/label_store_int.h"
-
-label_canonicalize_hook_type label_canonicalize_hook = NULL;
 
 /*
  * Does the text pass the provider-independent checks?  If not, *detail
@@ -58,37 +58,14 @@ label_check(const char *label, const char **detail)
 	return true;
 }
 
-static void
-label_invalid(const char *label, const char *detail)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid security label \"%s\"", label),
-			 errdetail_internal("%s", _(detail))));
-}
-
-char *
-label_canonicalize(const char *label)
+void
+label_validate(const char *label)
 {
 	const char *detail;
-	char	   *canon;
 
 	if (!label_check(label, &detail))
-		label_invalid(label, detail);
-
-	if (label_canonicalize_hook == NULL)
-		return pstrdup(label);
-
-	/*
-	 * The provider's answer is what gets stored, so it must pass the same
-	 * checks; a provider that fails them is broken, but the user still
-	 * deserves an error naming the label rather than a corrupt dictionary.
-	 */
-	canon = label_canonicalize_hook(label);
-	if (canon == NULL || !label_check(canon, &detail))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid security label \"%s\"", label),
-				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
-	return canon;
+				 errdetail_internal("%s", _(detail))));
 }

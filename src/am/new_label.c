@@ -1,0 +1,509 @@
+/*-------------------------------------------------------------------------
+ *
+ * new_label.c
+ *	  Which label a new tuple version gets: the one place that decides it.
+ *
+ * In order of precedence, a row that INSERT or COPY writes gets:
+ *	1. the value of the table's declared label column, when it is not NULL
+ *	   (label_column.c takes it out of the slot);
+ *	2. the label it carries, if it is a row of a table rewrite or of a
+ *	   partition move (below);
+ *	3. labelam.insert_label, when set;
+ *	4. the policy's label for rows the session creates in the table: the
+ *	   type_transition (avc_create_label_text) from the session's label and
+ *	   the table's (avc_table_label_text), both text: the table's label is
+ *	   never interned.
+ * A version that UPDATE writes gets the label column's value, else
+ * labelam.update_label, else the old version's label.  The checks follow
+ * the choice: insert on a new row's label, update on a carried one, and
+ * relabelto on a label that differs from the one the row would have got
+ * (with update and relabelfrom on the label it replaces).  Labels given as
+ * text are canonicalized by the avc (avc_storable_label) before they are
+ * interned: label_store only stores.
+ *
+ * The policy's label is computed once per relation and statement (the
+ * write path asks for every row or COPY batch), and while its dictionary
+ * row is not committed, once per subtransaction too: an aborted one takes
+ * the row with it.  The settings' secids are remembered while the
+ * dictionary stays the same and the label is committed.
+ *
+ * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
+ * defaults, ...) keep theirs: ATRewriteTable scans the old
+ * relation and inserts each row, as a plain set of values, into a transient
+ * relation named pg_temp_<old relation's OID>.  Those rows must keep their
+ * labels.  The carry is tied to ALTER TABLE's own frame (frames.c): a
+ * sequential scan that the ALTER TABLE command itself begins is a rewrite
+ * source, and an insert that the same frame makes into the source's
+ * transient relation (created in this transaction) takes the label of the
+ * tuple the source returned last: ATRewriteTable strictly alternates the
+ * two.  Code that ALTER TABLE runs for the user (a volatile default, a
+ * USING expression) reads and writes in frames of its own, so it never
+ * becomes a source nor receives a carried label.  The scan is strict
+ * (every row must be one the session may select), and a carried row needs
+ * update on its label: the rewrite changes it.  SET ACCESS METHOD
+ * labelheap from heap has no labeled source, so its rows get the label of
+ * new rows.
+ *
+ * An UPDATE that moves a row to another partition deletes it from one and
+ * inserts it, within the same command, through the partitioned table into
+ * another: the insert takes the deleted row's label.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "commands/defrem.h"
+#include "fmgr.h"
+#include "nodes/parsenodes.h"
+#include "tcop/utility.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "am/labelheap_int.h"
+#include "avc/avc.h"
+#include "label_store/label_store.h"
+
+PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
+
+/* labelam.insert_label and labelam.update_label */
+static char *insert_label = NULL;
+static char *update_label = NULL;
+
+/* the secid a label setting resolved to, once that label is committed */
+typedef struct SettingCache
+{
+	char	   *text;
+	Oid			secid;
+	uint64		generation;
+} SettingCache;
+
+static SettingCache insert_cache;
+static SettingCache update_cache;
+
+/*
+ * the policy's label for new rows, per relation and statement; a label not
+ * committed yet only within the subtransaction that got it (should that
+ * abort, the dictionary row goes with it)
+ */
+static Oid	default_relid = InvalidOid;
+static TimestampTz default_stmt = 0;
+static Oid	default_secid = InvalidOid;
+static bool default_committed;
+static SubTransactionId default_subid;
+
+typedef struct RewriteSource
+{
+	uint64		frame;			/* the ALTER TABLE's frame (frames.c) */
+	Oid			relid;
+	TableScanDesc scan;			/* NULL once ended */
+	Oid			secid;			/* label of the tuple it returned last */
+} RewriteSource;
+
+/* List of RewriteSource, in TopTransactionContext, until transaction end */
+static List *rewrite_sources = NIL;
+bool		labelheap_rewrite_active = false;
+
+/* a row being moved to another partition (labelheap_row_moving) */
+static bool row_moving = false;
+static Oid	row_moving_secid;
+static Oid	row_moving_root;
+static CommandId row_moving_cid;
+
+/*
+ * Only the provider-independent checks: a check hook must not fail with an
+ * error (it also runs while the postmaster reads postgresql.conf), and the
+ * policy provider may not be ready yet.  setting_secid canonicalizes.
+ */
+static bool
+check_label_setting(char **newval, void **extra, GucSource source)
+{
+	const char *detail;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	if (!label_check(*newval, &detail))
+	{
+		GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
+		GUC_check_errmsg("invalid security label \"%s\"", *newval);
+		GUC_check_errdetail("%s", _(detail));
+		return false;
+	}
+	return true;
+}
+
+/* Secid of a label setting, interning it if new; InvalidOid if empty. */
+static Oid
+setting_secid(const char *setting, SettingCache *cache)
+{
+	char	   *canon;
+	bool		committed;
+	Oid			secid;
+
+	if (setting == NULL || setting[0] == '\0')
+		return InvalidOid;
+
+	if (cache->text != NULL &&
+		cache->generation == label_store_generation() &&
+		strcmp(cache->text, setting) == 0)
+		return cache->secid;
+
+	canon = avc_storable_label(setting);
+	secid = label_intern_committed(canon, &committed);
+	pfree(canon);
+
+	/* a label of this transaction may yet abort: don't remember it */
+	if (committed)
+	{
+		char	   *copy = MemoryContextStrdup(TopMemoryContext, setting);
+
+		if (cache->text)
+			pfree(cache->text);
+		cache->text = copy;
+		cache->secid = secid;
+		cache->generation = label_store_generation();
+	}
+	return secid;
+}
+
+/* insert_label_secid() returns oid, NULL if labelam.insert_label is empty */
+Datum
+labelam_insert_label_secid(PG_FUNCTION_ARGS)
+{
+	Oid			secid;
+
+	label_store_require_loaded();
+	secid = setting_secid(insert_label, &insert_cache);
+	if (!OidIsValid(secid))
+		PG_RETURN_NULL();
+	PG_RETURN_OID(secid);
+}
+
+static Oid
+partition_root(Relation rel)
+{
+	List	   *ancestors = get_partition_ancestors(RelationGetRelid(rel));
+	Oid			root = llast_oid(ancestors);
+
+	list_free(ancestors);
+	return root;
+}
+
+void
+labelheap_row_moving(Relation from, Oid secid)
+{
+	row_moving = true;
+	row_moving_secid = secid;
+	row_moving_root = partition_root(from);
+	row_moving_cid = GetCurrentCommandId(false);
+}
+
+static void
+forget_rewrite_sources(void)
+{
+	rewrite_sources = NIL;		/* the memory goes with its context */
+	labelheap_rewrite_active = false;
+}
+
+void
+labelheap_rewrite_scan_begin(TableScanDesc scan)
+{
+	RewriteSource *src;
+	MemoryContext oldcxt;
+
+	if ((scan->rs_flags & SO_TYPE_SEQSCAN) == 0 ||
+		!labelheap_frame_is_utility(T_AlterTableStmt))
+		return;
+	oldcxt = MemoryContextSwitchTo(TopTransactionContext);
+	src = palloc(sizeof(RewriteSource));
+	src->frame = labelheap_frame_id();
+	src->relid = RelationGetRelid(scan->rs_rd);
+	src->scan = scan;
+	src->secid = InvalidOid;
+	rewrite_sources = lappend(rewrite_sources, src);
+	MemoryContextSwitchTo(oldcxt);
+	labelheap_rewrite_active = true;
+}
+
+/* If scan is a rewrite source, remember the label of its tuple. */
+void
+labelheap_rewrite_scan_tuple(TableScanDesc scan, Oid secid)
+{
+	ListCell   *lc;
+
+	foreach(lc, rewrite_sources)
+	{
+		RewriteSource *src = lfirst(lc);
+
+		if (src->scan == scan)
+		{
+			src->secid = secid;
+			return;
+		}
+	}
+}
+
+void
+labelheap_rewrite_scan_end(TableScanDesc scan)
+{
+	ListCell   *lc;
+
+	foreach(lc, rewrite_sources)
+	{
+		RewriteSource *src = lfirst(lc);
+
+		if (src->scan == scan)
+			src->scan = NULL;
+	}
+}
+
+/* The rewrite source whose transient relation rel is, if any. */
+static RewriteSource *
+rewrite_source_for(Relation rel)
+{
+	const char *name = RelationGetRelationName(rel);
+	Oid			oldrelid;
+	char	   *end;
+	ListCell   *lc;
+
+	if (rel->rd_createSubid == InvalidSubTransactionId ||
+		strncmp(name, "pg_temp_", 8) != 0)
+		return NULL;
+	oldrelid = (Oid) strtoul(name + 8, &end, 10);
+	if (*end != '\0')
+		return NULL;
+	foreach(lc, rewrite_sources)
+	{
+		RewriteSource *src = lfirst(lc);
+
+		if (src->relid == oldrelid && src->scan != NULL &&
+			src->frame == labelheap_frame_id())
+			return src;
+	}
+	return NULL;
+}
+
+static Oid
+policy_row_secid(Relation rel)
+{
+	TimestampTz stmt = GetCurrentStatementStartTimestamp();
+
+	if (RelationGetRelid(rel) != default_relid || stmt != default_stmt ||
+		(!default_committed &&
+		 default_subid != GetCurrentSubTransactionId()))
+	{
+		char	   *table_label = avc_table_label_text(rel);
+		char	   *created = avc_create_label_text(table_label);
+
+		default_relid = InvalidOid; /* forgotten, should this fail */
+		default_secid = label_intern_committed(created, &default_committed);
+		default_subid = GetCurrentSubTransactionId();
+		default_relid = RelationGetRelid(rel);
+		default_stmt = stmt;
+		pfree(created);
+		pfree(table_label);
+	}
+	return default_secid;
+}
+
+/*
+ * Label of a new row of rel, and in *perms the db_tuple permissions its
+ * insertion needs: none when the row keeps a label it already had (table
+ * rewrites, checked here for update, and partition moves, checked for
+ * update when the row was deleted).
+ */
+static Oid
+new_secid(Relation rel, uint32 *perms)
+{
+	Oid			secid;
+
+	*perms = 0;
+	if (unlikely(labelheap_rewrite_active))
+	{
+		RewriteSource *src = rewrite_source_for(rel);
+
+		if (src != NULL)
+		{
+			if (!OidIsValid(src->secid))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("cannot rewrite relation with OID %u: a row has no valid security label",
+								src->relid),
+						 errhint("labelam.verify_labels() lists every such tuple.")));
+			if (!avc_check_tuple(rel, src->secid, AVC_DB_TUPLE_UPDATE))
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("permission denied to rewrite relation \"%s\"",
+								get_rel_name(src->relid)),
+						 errdetail("The relation holds rows beyond the reach of the session's security label."),
+						 errhint("A rewrite changes every row: only a session whose label may update every row of the relation can do this.")));
+			return src->secid;
+		}
+	}
+
+	if (unlikely(row_moving) && rel->rd_rel->relispartition &&
+		row_moving_cid == GetCurrentCommandId(false) &&
+		partition_root(rel) == row_moving_root)
+	{
+		row_moving = false;
+		return row_moving_secid;
+	}
+
+	secid = setting_secid(insert_label, &insert_cache);
+	if (OidIsValid(secid))
+	{
+		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
+		return secid;
+	}
+	*perms = AVC_DB_TUPLE_INSERT;
+	return policy_row_secid(rel);
+}
+
+/*
+ * The label the row's declared label column asks for (see
+ * label_sql/column.c), InvalidOid if the table has no such column or the
+ * value is NULL.  The column's value is set to NULL in the slot: the data
+ * area never holds it.  Call before write.c's prepare_tuple().
+ */
+static Oid
+column_secid(Relation rel, TupleTableSlot *slot)
+{
+	AttrNumber	attnum = labelheap_label_column_attnum(rel);
+
+	if (attnum == 0)
+		return InvalidOid;
+	return labelheap_label_column_take(slot, attnum);
+}
+
+/*
+ * Label of a row that tuple_insert writes, its checks done.
+ *
+ * A label column whose value differs from the label the row would get
+ * relabels: that needs relabelto besides insert.  perms == 0 means the row
+ * carries a label: a rewrite (whose rows hold NULL in the column) or an
+ * UPDATE that moves the row to another partition, where setting the column
+ * relabels the old row's label as UPDATE does.
+ */
+Oid
+labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
+{
+	uint32		perms;
+	Oid			secid = new_secid(rel, &perms);
+	Oid			colsecid = column_secid(rel, slot);
+
+	if (OidIsValid(colsecid) && colsecid != secid)
+	{
+		if (perms == 0)
+		{
+			avc_require_tuple(rel, secid,
+							  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
+			perms = AVC_DB_TUPLE_RELABELTO;
+		}
+		else
+			perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
+		secid = colsecid;
+	}
+	if (perms != 0)
+		avc_require_tuple(rel, secid, perms);
+	return secid;
+}
+
+/*
+ * Only COPY inserts in batches, and its rows all get the same label unless
+ * the table has a label column: the carried labels of rewrites and
+ * partition moves come through tuple_insert.  The batch's label is checked
+ * once, when the first row that gets it comes.
+ */
+void
+labelheap_batch_label_begin(Relation rel, LabelheapBatchLabel *batch)
+{
+	batch->secid = new_secid(rel, &batch->perms);
+	batch->checked = false;
+}
+
+/* Label of one row of a batch, its checks done. */
+Oid
+labelheap_batch_row_secid(Relation rel, LabelheapBatchLabel *batch,
+						  TupleTableSlot *slot)
+{
+	Oid			colsecid = column_secid(rel, slot);
+
+	if (OidIsValid(colsecid) && colsecid != batch->secid)
+	{
+		avc_require_tuple(rel, colsecid,
+						  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+		return colsecid;
+	}
+	if (!batch->checked && batch->perms != 0)
+		avc_require_tuple(rel, batch->secid, batch->perms);
+	batch->checked = true;
+	return batch->secid;
+}
+
+/*
+ * Label of the version that tuple_update writes in place of one labeled
+ * oldsecid, its checks done.  The new version keeps the old one's label,
+ * unless the UPDATE sets the table's label column or the session relabels
+ * with labelam.update_label (the column wins): then it needs relabelfrom
+ * on the old label and relabelto on the new one besides update.  An UPDATE
+ * that does not set the label column forms the new row from the old
+ * version's stored values, where the column is NULL.
+ */
+Oid
+labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
+{
+	Oid			newsecid = column_secid(rel, slot);
+
+	if (!OidIsValid(newsecid))
+		newsecid = setting_secid(update_label, &update_cache);
+	if (OidIsValid(newsecid) && newsecid != oldsecid)
+	{
+		avc_require_tuple(rel, oldsecid,
+						  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
+		avc_require_tuple(rel, newsecid, AVC_DB_TUPLE_RELABELTO);
+		return newsecid;
+	}
+	avc_require_tuple(rel, oldsecid, AVC_DB_TUPLE_UPDATE);
+	return oldsecid;
+}
+
+/* Called by src/hooks.c at transaction end. */
+void
+labelheap_labeling_xact(XactEvent event)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
+		event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PREPARE)
+	{
+		forget_rewrite_sources();
+		row_moving = false;
+		default_relid = InvalidOid;
+	}
+}
+
+void
+labelheap_labeling_init(void)
+{
+	DefineCustomStringVariable("labelam.insert_label",
+							   "Security label of the rows this session inserts.",
+							   "Empty: the policy chooses the label.",
+							   &insert_label,
+							   "",
+							   PGC_USERSET,
+							   0,
+							   check_label_setting, NULL, NULL);
+
+	DefineCustomStringVariable("labelam.update_label",
+							   "Security label that rows this session updates get (relabeling them).",
+							   "Empty: updated rows keep their label.",
+							   &update_label,
+							   "",
+							   PGC_USERSET,
+							   0,
+							   check_label_setting, NULL, NULL);
+}
