@@ -7,7 +7,8 @@
 # one cluster each, same settings and data, runs alternating A B A B ...
 #
 # usage: bench/ab.sh [REV_A] [REV_B]    (default: HEAD~1 and the working tree)
-# env:   AB_ROWS (default 2000000), AB_ROUNDS (default 5), AB_LOOKUPS
+# env:   AB_ROWS (default 2000000), AB_ROUNDS (default 5), AB_TESTS (default:
+#        all five), AB_LOOKUPS
 #        (default 200000), AB_OUT (default: print only)
 #
 # Each figure: median and range of wall-clock seconds, and of the CPU
@@ -59,24 +60,33 @@ for v in A B; do
 		"labelam.provider = 'sepol'" "labelam.policy_file = '$POLICY'" \
 		"labelam.default_client_label = '$ADMIN'"
 	HOST[$v]=$PGHOST PORT[$v]=$PGPORT
+	# MLS writes need the writer's level to equal the row's: one writer
+	# role a level, labeled through labelam.role_label
 	psql_q -d postgres <<-SQL >/dev/null || die "set-up of $v failed"
 		CREATE EXTENSION labelam;
 		CREATE ROLE r_low LOGIN; CREATE ROLE r_all LOGIN;
+		CREATE ROLE w_low LOGIN SUPERUSER; CREATE ROLE w_high LOGIN SUPERUSER;
+		CREATE ROLE w_top LOGIN SUPERUSER;
 		INSERT INTO labelam.role_label VALUES
 			('r_low', 'staff_u:staff_r:staff_t:s0'),
-			('r_all', 'staff_u:staff_r:staff_t:s15:c0.c1023');
+			('r_all', 'staff_u:staff_r:staff_t:s15:c0.c1023'),
+			('w_low', 'unconfined_u:unconfined_r:unconfined_t:s0'),
+			('w_high', 'unconfined_u:unconfined_r:unconfined_t:s1'),
+			('w_top', 'unconfined_u:unconfined_r:unconfined_t:s15:c0.c1023');
 		CREATE TABLE t (id int, v text) USING labelheap;
-		SET labelam.insert_label = '$LOW';
-		INSERT INTO t SELECT g, md5(g::text) FROM generate_series(1, $AB_ROWS / 2) g;
-		SET labelam.insert_label = '$HIGH';
-		INSERT INTO t SELECT g, md5(g::text) FROM generate_series($AB_ROWS / 2 + 1, $AB_ROWS) g;
-		RESET labelam.insert_label;
-		CREATE INDEX t_id ON t (id);
 		CREATE TABLE c (id int, v text) USING labelheap;
 		GRANT ALL ON t, c TO PUBLIC;
-		VACUUM ANALYZE t;
-		COPY (SELECT g, md5(g::text) FROM generate_series(1, $AB_ROWS) g) TO '$WORK/copy.data';
 	SQL
+	psql_q -U w_low -d postgres -c "SET labelam.insert_label = '$LOW'" \
+		-c "INSERT INTO t SELECT g, md5(g::text) FROM generate_series(1, $AB_ROWS / 2) g" >/dev/null ||
+		die "set-up of $v failed"
+	psql_q -U w_high -d postgres -c "SET labelam.insert_label = '$HIGH'" \
+		-c "INSERT INTO t SELECT g, md5(g::text) FROM generate_series($AB_ROWS / 2 + 1, $AB_ROWS) g" >/dev/null ||
+		die "set-up of $v failed"
+	# an index build reads every row: a session at the top level
+	psql_q -U w_top -d postgres -c "CREATE INDEX t_id ON t (id)" -c "VACUUM ANALYZE t" \
+		-c "COPY (SELECT g, md5(g::text) FROM generate_series(1, $AB_ROWS) g) TO '$WORK/copy-$v.data'" >/dev/null ||
+		die "set-up of $v failed"
 done
 
 # run SQL as role in cluster v; prints "wall cpu" seconds of the statement
@@ -101,14 +111,14 @@ measure() {	# v role sql [setup-sql]
 
 declare -A WALL CPU
 LOOKUP_SQL="DO \$\$ DECLARE n int; BEGIN FOR i IN 1..$AB_LOOKUPS LOOP SELECT count(*) INTO n FROM t WHERE id = (i * 7919) % $AB_ROWS + 1; END LOOP; END \$\$"
-TESTS=(count_all count_half lookups copy insert_select)
+TESTS=(${AB_TESTS:-count_all count_half lookups copy insert_select})
 run_test() {	# test v
 	case $1 in
 		count_all) measure "$2" r_all "SELECT count(*) FROM t" ;;
 		count_half) measure "$2" r_low "SELECT count(*) FROM t" ;;
 		lookups) measure "$2" r_all "$LOOKUP_SQL" "SET enable_seqscan = off; SET enable_bitmapscan = off" ;;
-		copy) measure "$2" r_low "COPY c FROM '$WORK/copy.data'" "TRUNCATE c; CHECKPOINT" ;;
-		insert_select) measure "$2" r_low "INSERT INTO c SELECT id, v FROM t WHERE id <= $AB_ROWS / 2" "TRUNCATE c" ;;
+		copy) measure "$2" r_low "COPY c FROM '$WORK/copy-$2.data'" "TRUNCATE c; CHECKPOINT" ;;
+		insert_select) measure "$2" r_low "INSERT INTO c SELECT id, v FROM t WHERE id <= $AB_ROWS / 2" "TRUNCATE c; CHECKPOINT" ;;
 	esac
 }
 # r_low's COPY reads a server file: let it
@@ -117,9 +127,12 @@ for v in A B; do
 		psql_q -d postgres -c "GRANT pg_read_server_files TO r_low" -c "GRANT pg_checkpoint TO r_low" >/dev/null
 done
 
+# the order alternates too (A B, then B A): whoever runs second would
+# otherwise always meet the first one's background writes
 for r in $(seq 1 "$AB_ROUNDS"); do
+	order="A B"; [ $((r % 2)) -eq 0 ] && order="B A"
 	for t in "${TESTS[@]}"; do
-		for v in A B; do
+		for v in $order; do
 			read -r w c < <(run_test "$t" "$v")
 			WALL[$t.$v]+="$w "; CPU[$t.$v]+="$c "
 		done
@@ -132,7 +145,7 @@ med() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]
 {
 	echo "### labelam $REV_A (A) against ${REV_B:-the working tree} (B)"
 	echo
-	echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(nproc) cores, load at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg); $AB_ROWS rows (half at s0, half at s1, MLS policy through sepol), $AB_ROUNDS rounds alternating A B; median [min-max]; B/A < 1 is faster."
+	echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(nproc) cores, load at start $LOAD_START, at end $(cut -d' ' -f1-3 /proc/loadavg); $AB_ROWS rows (half at s0, half at s1, MLS policy through sepol), $AB_ROUNDS rounds alternating A B / B A; median [min-max]; B/A < 1 is faster."
 	echo
 	echo "| path | A wall s | B wall s | B/A wall | A backend CPU s | B backend CPU s | B/A CPU |"
 	echo "|---|---|---|---|---|---|---|"

@@ -56,11 +56,8 @@ static LabelheapFrame *current_frame = NULL;
 static uint64 frame_counter = 0;
 
 
-LabelheapReadMode
-labelheap_frame_mode(void)
-{
-	return current_frame ? current_frame->mode : READ_FILTERED;
-}
+/* the innermost frame's mode, read inline for every row (labelheap_int.h) */
+LabelheapReadMode labelheap_current_read_mode = READ_FILTERED;
 
 uint64
 labelheap_frame_id(void)
@@ -99,12 +96,15 @@ frame_push(LabelheapFrame *frame)
 	frame->id = ++frame_counter;
 	frame->outer = current_frame;
 	current_frame = frame;
+	labelheap_current_read_mode = frame->mode;
 }
 
 static void
 frame_pop(LabelheapFrame *frame)
 {
 	current_frame = frame->outer;
+	labelheap_current_read_mode = current_frame ? current_frame->mode :
+		READ_FILTERED;
 }
 
 /*

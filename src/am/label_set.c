@@ -112,8 +112,8 @@ static List *pending_keys = NIL;
 static SubTransactionId pending_max_subid = InvalidSubTransactionId;
 
 /* the last pair noted, known or pending */
-static SetKey last_pair;
-static bool last_valid = false;
+/* the last pair noted (label_set.h checks it inline); relid 0: none */
+LabelheapLastPair labelheap_label_set_last = {InvalidOid, InvalidOid};
 
 /* the catalog's Oids, looked up by name (the extension may come and go) */
 static Oid	set_relid = InvalidOid;
@@ -293,7 +293,7 @@ known_reset(void)
 		MemoryContextReset(known_cxt);
 	known_pairs = NULL;
 	known_rels = NULL;
-	last_valid = false;
+	labelheap_label_set_last.relid = InvalidOid;
 }
 
 /* Creates the tables if there are none, or starts over if they are full. */
@@ -353,7 +353,7 @@ forget_relation(Oid relid)
 	HASH_SEQ_STATUS status;
 	KnownPair  *kp;
 
-	last_valid = false;
+	labelheap_label_set_last.relid = InvalidOid;
 	if (known_rels == NULL ||
 		hash_search(known_rels, &relid, HASH_REMOVE, NULL) == NULL)
 		return;
@@ -374,7 +374,7 @@ void
 labelheap_label_set_relcache(Oid relid)
 {
 	set_inval_count++;
-	last_valid = false;
+	labelheap_label_set_last.relid = InvalidOid;
 	if (!OidIsValid(relid))
 	{
 		set_oids_valid = false;
@@ -438,7 +438,7 @@ labelheap_label_set_xact(XactEvent event)
 	/* the list goes with TopTransactionContext */
 	pending_keys = NIL;
 	pending_max_subid = InvalidSubTransactionId;
-	last_valid = false;
+	labelheap_label_set_last.relid = InvalidOid;
 }
 
 void
@@ -446,7 +446,7 @@ labelheap_label_set_subxact(SubXactEvent event, SubTransactionId mySubid,
 							SubTransactionId parentSubid)
 {
 	if (event == SUBXACT_EVENT_ABORT_SUB)
-		last_valid = false;
+		labelheap_label_set_last.relid = InvalidOid;
 	if (mySubid > pending_max_subid)
 		return;
 	if (event == SUBXACT_EVENT_COMMIT_SUB)
@@ -549,17 +549,14 @@ note_slow(Relation rel, Oid secid)
 	target = rewrite_target(rel);
 	if (OidIsValid(target))
 		ensure_pair(target, secid, NULL);
-	last_pair.relid = relid;
-	last_pair.secid = secid;
-	last_valid = true;
+	labelheap_label_set_last.relid = relid;
+	labelheap_label_set_last.secid = secid;
 }
 
+/* the part of labelheap_label_set_note() (label_set.h) that is not inline */
 void
-labelheap_label_set_note(Relation rel, Oid secid)
+labelheap_label_set_note_slow(Relation rel, Oid secid)
 {
-	if (likely(last_valid && last_pair.secid == secid &&
-			   last_pair.relid == RelationGetRelid(rel)))
-		return;
 	note_slow(rel, secid);
 }
 

@@ -18,10 +18,29 @@
 #ifndef LABELHEAP_LABEL_SET_H
 #define LABELHEAP_LABEL_SET_H
 
-#include "utils/relcache.h"
+#include "utils/rel.h"
 
-/* Writers: rel is about to hold a tuple labeled secid. */
-extern void labelheap_label_set_note(Relation rel, Oid secid);
+/*
+ * Writers: rel is about to hold a tuple labeled secid.  Inline, since it
+ * runs for every row written: the last pair noted needs no more.
+ */
+typedef struct LabelheapLastPair
+{
+	Oid			relid;			/* InvalidOid: none */
+	Oid			secid;
+} LabelheapLastPair;
+
+extern PGDLLIMPORT LabelheapLastPair labelheap_label_set_last;
+extern void labelheap_label_set_note_slow(Relation rel, Oid secid);
+
+static inline void
+labelheap_label_set_note(Relation rel, Oid secid)
+{
+	if (likely(labelheap_label_set_last.secid == secid &&
+			   labelheap_label_set_last.relid == RelationGetRelid(rel)))
+		return;
+	labelheap_label_set_note_slow(rel, secid);
+}
 
 /*
  * Does the session hold all of perms (AVC_DB_TUPLE_* bits) on every label

@@ -31,7 +31,14 @@ extern void labelheap_walk_stored(Relation rel, LabelheapStoredFn fn,
 								  void *arg);
 
 /* frames.c: who reads, and how rows beyond the session's reach are treated */
-extern LabelheapReadMode labelheap_frame_mode(void);
+extern PGDLLIMPORT LabelheapReadMode labelheap_current_read_mode;
+
+/* how the innermost frame treats a row the session may not select */
+static inline LabelheapReadMode
+labelheap_frame_mode(void)
+{
+	return labelheap_current_read_mode;
+}
 extern uint64 labelheap_frame_id(void);
 extern bool labelheap_frame_is_utility(NodeTag stmt);
 extern void labelheap_beyond_reach(Relation rel, const char *action)

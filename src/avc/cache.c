@@ -118,14 +118,20 @@ static uint32 avc_label_next = 1;	/* never reused: 0 is "none" */
 static char *avc_subject = NULL;	/* canonical text, TopMemoryContext */
 static uint32 avc_subject_lid = 0;	/* 0: not looked up yet */
 
-/* the fast path: the last db_tuple decision for the session's subject */
+/*
+ * The fast path: the last db_tuple decision for the session's subject, one
+ * for reads and one for writes, so that a statement that reads rows of one
+ * label and writes rows of another (INSERT ... SELECT, UPDATE) does not
+ * evict one with the other on every row.
+ */
 typedef struct AvcFast
 {
 	uint64		object;			/* kind << 32 | object; 0: empty */
 	AvcDecision avd;
 } AvcFast;
 
-static AvcFast avc_fast;
+#define AVC_FAST_SLOT(perms)	(((perms) & AVC_DB_TUPLE_SELECT) ? 0 : 1)
+static AvcFast avc_fast[2];
 
 /*
  * The statistics subject: its local id (0 with stats_resolved: none) and
@@ -167,7 +173,8 @@ avc_cache_create(void)
 void
 avc_cache_reset(void)
 {
-	avc_fast.object = 0;
+	avc_fast[0].object = 0;
+	avc_fast[1].object = 0;
 	avc_stats_fast.object = 0;
 	avc_stats_resolved = false;
 	if (avc_cache != NULL)
@@ -325,7 +332,8 @@ avc_forget_decisions(void)
 {
 	MemoryContextReset(avc_dec_cxt);
 	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
-	avc_fast.object = 0;
+	avc_fast[0].object = 0;
+	avc_fast[1].object = 0;
 	avc_stats_fast.object = 0;
 	stat_resets++;
 }
@@ -402,15 +410,16 @@ static pg_attribute_always_inline bool
 avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms)
 {
 	uint64		fkey = ((uint64) kind << 32) | object;
+	AvcFast    *fast = &avc_fast[AVC_FAST_SLOT(perms)];
 	const AvcDecision *avd;
 	bool		allowed;
 
 	if (unlikely(avc_revalidate_pending))
 		avc_revalidate();
-	if (likely(fkey == avc_fast.object && fkey != 0))
+	if (likely(fkey == fast->object && fkey != 0))
 	{
 		stat_hits++;
-		avd = &avc_fast.avd;
+		avd = &fast->avd;
 	}
 	else
 	{
@@ -419,9 +428,9 @@ avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms)
 		if (avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), kind,
 					   object, &d))
 		{
-			avc_fast.object = fkey;
-			avc_fast.avd = d;
-			avd = &avc_fast.avd;
+			fast->object = fkey;
+			fast->avd = d;
+			avd = &fast->avd;
 		}
 		else
 		{
