@@ -64,8 +64,18 @@
  *		label_store/catalog.c registers its own, on first use of the
  *							dictionary catalog
  *
- * Settings are defined by each subsystem's init function (labelam.c calls
- * them); README's Configuration section lists them.
+ * Settings are defined by the subsystems' init functions, which _PG_init
+ * (src/labelam.c) calls before installing the hooks:
+ *
+ *	am/handler.c		labelam.debug_own_write
+ *	am/refuse.c			labelam.allow_unlabel
+ *	am/new_label.c		labelam.insert_label, labelam.update_label
+ *	label_store/dict.c	labelam.max_labels
+ *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
+ *						labelam.default_client_label,
+ *						labelam.statistics_label, labelam.session_label,
+ *						labelam.debug_opaque_labels
+ *	avc/table_label.c	labelam.default_table_label
  *
  *-------------------------------------------------------------------------
  */
