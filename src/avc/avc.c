@@ -2,7 +2,9 @@
  *
  * src/avc/avc.c
  *	  Start-up of the policy subsystem: settings, the choice of provider,
- *	  and the names of the classes and permissions labelam asks about.
+ *	  and the names of the classes and permissions labelam asks about;
+ *	  and the provider's canonical form of label text (what the avc decides
+ *	  with, and what the dictionary may store).
  *
  *-------------------------------------------------------------------------
  */
@@ -15,6 +17,7 @@
 #include "utils/guc.h"
 
 #include "avc/avc_internal.h"
+#include "label_store/label_store.h"
 
 const AvcProvider *avc_provider = NULL;
 
@@ -219,4 +222,46 @@ avc_perm_name(uint32 perm)
 		if (perm == (1U << b))
 			return db_tuple_perms[b];
 	return "?";
+}
+
+/*
+ * The provider's canonical form, after the checks every label must pass
+ * (label_store's label_validate), which the provider's answer must pass
+ * too: a provider that fails them is broken, but the user still deserves
+ * an error naming the label rather than a corrupt dictionary.  The
+ * provider must have the statement's policy; the cache is left alone
+ * (callers may hold local ids or cached texts), the next decision will see
+ * the new policy.
+ */
+char *
+avc_canonicalize(const char *label)
+{
+	const char *detail;
+	char	   *canon;
+
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	canon = avc_provider->canonicalize(label);
+	if (canon == NULL || !label_check(canon, &detail))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid security label \"%s\"", label),
+				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
+	return canon;
+}
+
+/*
+ * labelam.debug_opaque_labels applies to labels given to be stored, not to
+ * the labels the avc decides with (avc_canonicalize).
+ */
+char *
+avc_storable_label(const char *label)
+{
+	if (avc_debug_opaque_labels)
+	{
+		label_validate(label);
+		return pstrdup(label);
+	}
+	return avc_canonicalize(label);
 }

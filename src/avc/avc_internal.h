@@ -79,6 +79,9 @@ extern bool avc_session_label_check(char **newval, void **extra,
 									GucSource source);
 extern void avc_session_label_assign(const char *newval, void *extra);
 
+/* statistics.c */
+extern void avc_statistics_forget(bool labels);
+
 /* boundaries.c */
 
 /* depth of CALL and DO statements running (they may COMMIT or ROLLBACK) */

@@ -19,9 +19,9 @@
  *
  * In front of it sits a one-entry fast path for the session's subject and
  * db_tuple: a scan mostly sees runs of rows with the same label, so the
- * filter's per-row cost is a compare and a few bit operations.  ANALYZE's
- * statistics subject (labelam.statistics_label) has a fast path of its
- * own, so that sampling does not evict the session's entry.
+ * filter's per-row cost is a compare and a few bit operations (two: one
+ * for reads, one for writes).  ANALYZE's statistics subject has its own,
+ * in statistics.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -133,15 +133,6 @@ typedef struct AvcFast
 #define AVC_FAST_SLOT(perms)	(((perms) & AVC_DB_TUPLE_SELECT) ? 0 : 1)
 static AvcFast avc_fast[2];
 
-/*
- * The statistics subject: its local id (0 with stats_resolved: none) and
- * its fast path.  Resolved again after a reset of the cache (ids start
- * over) and after either setting it comes from changes.
- */
-static uint32 avc_stats_lid = 0;
-static bool avc_stats_resolved = false;
-static AvcFast avc_stats_fast;
-
 static uint64 avc_seqno = 0;
 bool		avc_revalidate_pending = true;
 
@@ -175,8 +166,7 @@ avc_cache_reset(void)
 {
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
-	avc_stats_fast.object = 0;
-	avc_stats_resolved = false;
+	avc_statistics_forget(true);
 	if (avc_cache != NULL)
 		stat_resets++;
 	if (avc_cxt != NULL)
@@ -334,7 +324,7 @@ avc_forget_decisions(void)
 	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
-	avc_stats_fast.object = 0;
+	avc_statistics_forget(false);
 	stat_resets++;
 }
 
@@ -497,91 +487,6 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 	}
 }
 
-/*
- * Assign hook of labelam.statistics_label and labelam.default_client_label:
- * resolve the statistics subject again at its next use.  (Hooks must not
- * ERROR, nor canonicalize: they also run in the postmaster.)
- */
-void
-avc_statistics_subject_changed(const char *newval, void *extra)
-{
-	avc_stats_resolved = false;
-	avc_stats_fast.object = 0;
-}
-
-/* a bad setting must say which one it is */
-static void
-avc_statistics_error_context(void *arg)
-{
-	errcontext("security label of %s, with which ANALYZE samples rows",
-			   (const char *) arg);
-}
-
-/* Local id of the statistics subject, or 0 if there is none. */
-static uint32
-avc_statistics_local_id(void)
-{
-	if (!avc_stats_resolved)
-	{
-		const char *setting = avc_statistics_label;
-		const char *name = "labelam.statistics_label";
-
-		if (setting == NULL || setting[0] == '\0')
-		{
-			setting = avc_default_client_label;
-			name = "labelam.default_client_label";
-		}
-		avc_stats_lid = 0;
-		avc_stats_fast.object = 0;
-		if (setting != NULL && setting[0] != '\0')
-		{
-			ErrorContextCallback errcallback;
-			char	   *canon;
-
-			errcallback.callback = avc_statistics_error_context;
-			errcallback.arg = (void *) name;
-			errcallback.previous = error_context_stack;
-			error_context_stack = &errcallback;
-			canon = avc_canonicalize(setting);
-			if (!avc_provider->valid(canon))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("invalid security label \"%s\"", setting)));
-			error_context_stack = errcallback.previous;
-
-			/* may reset the cache (a new policy): take the id after it */
-			avc_stats_lid = avc_local_id(canon);
-			pfree(canon);
-		}
-		avc_stats_resolved = true;
-	}
-	return avc_stats_lid;
-}
-
-bool
-avc_check_tuple_for_statistics(Relation rel, Oid object_secid, uint32 perms)
-{
-	uint64		fkey = ((uint64) AVC_OBJ_SECID << 32) | object_secid;
-	AvcDecision d;
-	uint32		subject;
-
-	if (unlikely(avc_revalidate_pending))
-		avc_revalidate();
-	subject = avc_statistics_local_id();
-	if (likely(fkey == avc_stats_fast.object && fkey != 0))
-	{
-		stat_hits++;
-		d = avc_stats_fast.avd;
-	}
-	else if (avc_decide(AVC_CLASS_DB_TUPLE, subject, AVC_OBJ_SECID,
-						object_secid, &d))
-	{
-		avc_stats_fast.object = fkey;
-		avc_stats_fast.avd = d;
-	}
-	return (d.allowed & perms) == perms || d.permissive;
-}
-
 /* Label of a new object of class db_tuple under a parent (cached). */
 static const char *
 avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
@@ -660,48 +565,6 @@ avc_create_label(Oid table_secid)
 
 	return label_intern(pstrdup(avc_create_cached(subject, AVC_OBJ_SECID,
 												  table_secid)));
-}
-
-/*
- * The provider's canonical form, after the checks every label must pass
- * (label_store's label_validate), which the provider's answer must pass
- * too: a provider that fails them is broken, but the user still deserves
- * an error naming the label rather than a corrupt dictionary.  The
- * provider must have the statement's policy; the cache is left alone
- * (callers may hold local ids or cached texts), the next decision will see
- * the new policy.
- */
-char *
-avc_canonicalize(const char *label)
-{
-	const char *detail;
-	char	   *canon;
-
-	label_validate(label);
-	if (unlikely(avc_revalidate_pending))
-		(void) avc_provider->policy_seqno();
-	canon = avc_provider->canonicalize(label);
-	if (canon == NULL || !label_check(canon, &detail))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid security label \"%s\"", label),
-				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
-	return canon;
-}
-
-/*
- * labelam.debug_opaque_labels applies to labels given to be stored, not to
- * the labels the avc decides with (avc_canonicalize).
- */
-char *
-avc_storable_label(const char *label)
-{
-	if (avc_debug_opaque_labels)
-	{
-		label_validate(label);
-		return pstrdup(label);
-	}
-	return avc_canonicalize(label);
 }
 
 void
