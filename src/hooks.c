@@ -13,7 +13,7 @@
  *		avc/boundaries.c	statement start (policy reload check), depth
  *		am/frames.c			the command's frame: its own scans are strict,
  *							COPY TO's filtered
- *		am/label_set.c		REFRESH MATERIALIZED VIEW needs every label
+ *		am/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/refuse.c			DDL after which rows would leave labelheap
  *		(PostgreSQL)
  *		avc/boundaries.c	audit flush at top level
@@ -35,7 +35,7 @@
  *		am/filter.c			RI_Initial_Check goes row by row
  *	object_access_hook
  *		am/raw_access.c		logical decoding functions need every label
- *		am/label_set.c		DROP TABLE / DROP COLUMN need every label
+ *		am/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		label_sql/column.c	DDL checks of the declared label column
  *	ClientAuthentication
  *		am/raw_access.c		no logical replication connections

@@ -5,7 +5,8 @@
  *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
  *	  (analyze.c), where a tuple is
  *	  written (write.c, rewrite.c; the label a new version gets:
- *	  new_label.c), where storage is truncated (label_set.c), and where heap's
+ *	  new_label.c), where storage is truncated (label_set_checks.c), and
+ *	  where heap's
  *	  code insists on being called for heap itself (index builds:
  *	  index_build.c, index_validate.c).
  *

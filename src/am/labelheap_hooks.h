@@ -76,7 +76,7 @@ extern void labelheap_raw_object_access(ObjectAccessType access,
 										int subId, void *arg);
 extern void labelheap_raw_client_auth(struct Port *port, int status);
 
-/* label_set.c */
+/* label_set_checks.c, label_set.c */
 extern void labelheap_label_set_utility(struct PlannedStmt *pstmt);
 extern void labelheap_label_set_object_access(ObjectAccessType access,
 											  Oid classId, Oid objectId,
