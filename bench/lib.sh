@@ -74,6 +74,14 @@ ensure_writer() {	# db label
 			ON CONFLICT (role) DO UPDATE SET label = EXCLUDED.label" >/dev/null &&
 		touch "$mark"
 }
+# Index builds and ALTER TABLE's scans read every row: a set-up session
+# whose level dominates all 64 row labels does them (under MLS no one can
+# also write them all: writes need the subject's level to equal the row's)
+TOP_LABEL=$ROW_TYPE:s15:c0.c1023
+top_role() {	# db: the role of such a session in db (created once)
+	ensure_writer "$1" "$TOP_LABEL" >&2
+	writer_role "$TOP_LABEL"
+}
 # options that make the writer's session label its rows $1
 write_opts() { echo "-c labelam.insert_label=$1"; }
 declare -A _SECID

@@ -20,12 +20,14 @@ for r in $(seq 1 "$BENCH_ROUNDS"); do
 		labelheap) ddl="CREATE TABLE c (id int8, v int4, pad text) USING labelheap"; f=copy.data ;;
 		rls) ddl="CREATE TABLE c (id int8, v int4, pad text, secid oid) USING heap"; f=copy_rls.data ;;
 		esac
-		psql_q -d copyb -c "DROP TABLE IF EXISTS c" -c "$ddl" -c CHECKPOINT >/dev/null || die "COPY set-up failed"
+		# the rows' writer drops them (dropping rows needs delete on them)
+		writer_psql copyb "$CL" -c "DROP TABLE IF EXISTS c" -c "$ddl" -c CHECKPOINT >/dev/null ||
+			die "COPY set-up failed"
 		s=$(time_query - "$(writer_conn copyb "$CL")" "COPY c FROM '$WORK/$f'")
 		[ -n "$s" ] || { note "COPY into $v failed"; continue; }
 		record copy "COPY $N rows (s)" "$v" "$s" lower
 		log "round $r COPY $v: $s s"
 	done
 done
-psql_q -d copyb -c "DROP TABLE IF EXISTS c" >/dev/null
+writer_psql copyb "$CL" -c "DROP TABLE IF EXISTS c" >/dev/null
 rm -f "$WORK/copy.data" "$WORK/copy_rls.data"

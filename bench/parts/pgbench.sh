@@ -69,7 +69,7 @@ pgb_load() {	# variant
 	fi
 	psql_q -d "$db" -c "GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_tellers, pgbench_branches TO bench_pgb;
 		GRANT SELECT, INSERT ON pgbench_history TO bench_pgb" >/dev/null
-	as_user "$PGBIN/pgbench" -i -q -I vp "$db" >>"$WORK/pgb_init_$v.log" 2>&1 ||
+	as_user "$PGBIN/pgbench" -i -q -I vp -U "$(top_role "$db")" "$db" >>"$WORK/pgb_init_$v.log" 2>&1 ||
 		{ cat "$WORK/pgb_init_$v.log"; die "pgbench -i -I vp failed for $v"; }
 	psql_q -d "$db" -At -c "SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE relname = 'pgbench_accounts'" |
 		grep -qx "$am" || die "pgbench_accounts is not a $am table in $db"

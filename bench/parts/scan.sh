@@ -39,7 +39,7 @@ for j in $(seq 0 $(( (N + RUN - 1) / RUN - 1 ))); do
 	echo "INSERT INTO t_lh SELECT i, i % 1000, md5(i::text) FROM generate_series($((j * RUN)), least($(((j + 1) * RUN - 1)), $N - 1)) i;"
 done >"$WORK/scan_load.sql"
 psql_q -f "$WORK/scan_load.sql" >/dev/null || die "loading t_lh failed"
-psql_q -d scan -c "VACUUM (FREEZE, ANALYZE) t_heap, t_lh, t_rls" \
+psql_q -U "$(top_role scan)" -d scan -c "VACUUM (FREEZE, ANALYZE) t_heap, t_lh, t_rls" \
 	-c "ALTER TABLE t_heap ADD PRIMARY KEY (id)" -c "ALTER TABLE t_lh ADD PRIMARY KEY (id)" \
 	-c "ALTER TABLE t_rls ADD PRIMARY KEY (id)" -c CHECKPOINT >/dev/null || die "scan tables: vacuum/index failed"
 psql_q -d scan -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FROM pg_class WHERE relname IN ('t_heap', 't_lh', 't_rls') ORDER BY 1" |

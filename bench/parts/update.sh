@@ -29,4 +29,4 @@ done
 if [ "$(psql_q -d updb -At -c "SELECT count(*) FROM labelam.verify_labels('u')")" != 0 ]; then
 	note "UPDATE: labelheap rows lost their labels (labelam.verify_labels)"
 fi
-psql_q -d updb -c "DROP TABLE IF EXISTS u" >/dev/null
+writer_psql updb "$UL" -c "DROP TABLE IF EXISTS u" >/dev/null
