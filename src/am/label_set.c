@@ -40,6 +40,7 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "lib/qunique.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
@@ -253,8 +254,6 @@ labelheap_set_catalog_load(Oid relid, Snapshot snapshot, Oid **secids, int *n)
 {
 	Relation	setrel;
 	SetScanResult res;
-	int			i,
-				j;
 
 	if (!set_catalog_oids())
 		return false;
@@ -263,12 +262,12 @@ labelheap_set_catalog_load(Oid relid, Snapshot snapshot, Oid **secids, int *n)
 	table_close(setrel, AccessShareLock);
 
 	if (res.n > 1)
+	{
 		qsort(res.secids, res.n, sizeof(Oid), oid_cmp);
-	for (i = 0, j = 0; i < res.n; i++)
-		if (j == 0 || res.secids[j - 1] != res.secids[i])
-			res.secids[j++] = res.secids[i];
+		res.n = qunique(res.secids, res.n, sizeof(Oid), oid_cmp);
+	}
 	*secids = res.secids;
-	*n = j;
+	*n = res.n;
 	return true;
 }
 
@@ -534,8 +533,9 @@ ensure_pair(Oid relid, Oid secid, Relation rel)
 	}
 }
 
-static void
-note_slow(Relation rel, Oid secid)
+/* the part of labelheap_label_set_note() (label_set.h) that is not inline */
+void
+labelheap_label_set_note_slow(Relation rel, Oid secid)
 {
 	Oid			relid = RelationGetRelid(rel);
 	Oid			target;
@@ -548,12 +548,6 @@ note_slow(Relation rel, Oid secid)
 	labelheap_label_set_last.secid = secid;
 }
 
-/* the part of labelheap_label_set_note() (label_set.h) that is not inline */
-void
-labelheap_label_set_note_slow(Relation rel, Oid secid)
-{
-	note_slow(rel, secid);
-}
 
 /* Removes rel's set (transactionally), in the catalog and here. */
 void

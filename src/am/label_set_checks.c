@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "lib/qunique.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
@@ -88,8 +89,6 @@ static Oid *
 labels_by_scanning(Relation rel, int *n)
 {
 	ScannedLabels sl;
-	int			i,
-				j;
 
 	sl.count = 0;
 	sl.alloc = 16;
@@ -97,11 +96,11 @@ labels_by_scanning(Relation rel, int *n)
 	labelheap_walk_stored(rel, note_scanned, &sl);
 
 	if (sl.count > 1)
+	{
 		qsort(sl.secids, sl.count, sizeof(Oid), oid_cmp);
-	for (i = 0, j = 0; i < sl.count; i++)
-		if (j == 0 || sl.secids[j - 1] != sl.secids[i])
-			sl.secids[j++] = sl.secids[i];
-	*n = j;
+		sl.count = qunique(sl.secids, sl.count, sizeof(Oid), oid_cmp);
+	}
+	*n = sl.count;
 	return sl.secids;
 }
 
