@@ -253,10 +253,7 @@ relid_is_labelheap(Oid relid)
 
 	if (HeapTupleIsValid(tuple))
 	{
-		Oid			relam = ((Form_pg_class) GETSTRUCT(tuple))->relam;
-		char	   *amname = OidIsValid(relam) ? get_am_name(relam) : NULL;
-
-		result = amname != NULL && strcmp(amname, "labelheap") == 0;
+		result = is_labelheap_am(((Form_pg_class) GETSTRUCT(tuple))->relam);
 		ReleaseSysCache(tuple);
 	}
 	return result;

@@ -18,6 +18,7 @@
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "catalog/pg_am_d.h"
+#include "commands/defrem.h"
 #include "fmgr.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
@@ -98,6 +99,21 @@ bool
 is_labelheap_relation(Relation rel)
 {
 	return rel->rd_tableam == labelheap_routine();
+}
+
+/*
+ * Is amoid (a pg_class.relam) labelheap?  For relations that are not open:
+ * by name, since the access method's OID differs from database to database.
+ */
+bool
+is_labelheap_am(Oid amoid)
+{
+	char	   *amname = OidIsValid(amoid) ? get_am_name(amoid) : NULL;
+	bool		result = amname != NULL && strcmp(amname, "labelheap") == 0;
+
+	if (amname)
+		pfree(amname);
+	return result;
 }
 
 Datum

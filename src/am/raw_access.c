@@ -98,18 +98,9 @@
 static bool
 form_is_labelheap(Form_pg_class form)
 {
-	char	   *amname;
-	bool		result;
-
 	if (form->relkind != RELKIND_RELATION && form->relkind != RELKIND_MATVIEW)
 		return false;
-	if (!OidIsValid(form->relam))
-		return false;
-	amname = get_am_name(form->relam);
-	result = amname != NULL && strcmp(amname, "labelheap") == 0;
-	if (amname)
-		pfree(amname);
-	return result;
+	return is_labelheap_am(form->relam);
 }
 
 /*

@@ -43,6 +43,13 @@ bool		labelheap_allow_unlabel = false;
 static void refuse_mixed_tree(Oid parent, Oid except, const char *partname,
 							  bool adds_labelheap, bool adds_other);
 
+/* Is the access method named amname labelheap? */
+static bool
+am_is_labelheap(const char *amname)
+{
+	return amname != NULL && strcmp(amname, "labelheap") == 0;
+}
+
 /*
  * ALTER TABLE ... SET ACCESS METHOD away from labelheap would drop every
  * label: refused unless a superuser allowed it for the session.  On a
@@ -64,7 +71,7 @@ refuse_unlabeling(AlterTableStmt *stmt)
 
 		if (cmd->subtype != AT_SetAccessMethod)
 			continue;
-		to_labelheap = cmd->name != NULL && strcmp(cmd->name, "labelheap") == 0;
+		to_labelheap = am_is_labelheap(cmd->name);
 		relid = RangeVarGetRelid(stmt->relation, AccessShareLock, stmt->missing_ok);
 		if (!OidIsValid(relid))
 			return;
@@ -86,13 +93,6 @@ refuse_unlabeling(AlterTableStmt *stmt)
 							stmt->relation->relname),
 					 errhint("A superuser may SET labelam.allow_unlabel = on for the session to allow it.")));
 	}
-}
-
-/* Is the access method named amname labelheap? */
-static bool
-am_is_labelheap(const char *amname)
-{
-	return amname != NULL && strcmp(amname, "labelheap") == 0;
 }
 
 /*
@@ -118,7 +118,7 @@ leaf_kinds(Oid relid, Oid except, bool *labelheap, bool *other)
 		form = (Form_pg_class) GETSTRUCT(tuple);
 		if (RELKIND_HAS_TABLE_AM(form->relkind))
 		{
-			if (am_is_labelheap(get_am_name(form->relam)))
+			if (is_labelheap_am(form->relam))
 				*labelheap = true;
 			else
 				*other = true;
