@@ -20,10 +20,18 @@ COPIES = [
      'heapam_index_validate_scan'),
     ('src/am/index_scan.c', 'src/backend/access/heap/heapam_handler.c',
      'heapam_scan_get_blocks_done'),
+    # whole files (function None): contrib/sepgsql's object checks
+    ('src/objects/database.c', 'contrib/sepgsql/database.c', None),
+    ('src/objects/schema.c', 'contrib/sepgsql/schema.c', None),
+    ('src/objects/relation.c', 'contrib/sepgsql/relation.c', None),
+    ('src/objects/proc.c', 'contrib/sepgsql/proc.c', None),
+    ('src/objects/dml.c', 'contrib/sepgsql/dml.c', None),
 ]
 
 
 def upstream_text(path, func):
+    if func is None:
+        return open(path).read()
     lines = open(path).read().split('\n')
     for i, line in enumerate(lines):
         if line.startswith(func + '(') and i > 0 and lines[i - 1].startswith('static '):
@@ -40,14 +48,15 @@ def main():
         m = re.search(r'sha256 prefix ([0-9a-f]{16})', header)
         text = upstream_text(f'{src}/{theirs}', func)
         if m is None or text is None:
-            print(f'DRIFT {ours}: cannot find the recorded hash or {func}()')
+            print(f'DRIFT {ours}: cannot find the recorded hash or {func or "the file"}()')
             bad += 1
             continue
         got = hashlib.sha256(text.encode()).hexdigest()[:16]
+        what = f'{func}()' if func else theirs
         if got == m.group(1):
-            print(f'ok {ours}: {func}() unchanged upstream ({got})')
+            print(f'ok {ours}: {what} unchanged upstream ({got})')
         else:
-            print(f'DRIFT {ours}: {func}() changed upstream ({m.group(1)} -> {got})')
+            print(f'DRIFT {ours}: {what} changed upstream ({m.group(1)} -> {got})')
             bad += 1
     sys.exit(1 if bad else 0)
 

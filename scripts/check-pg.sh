@@ -21,14 +21,16 @@
 
 PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
 AM_NAME_TESTS="create_index create_am psql"
-DRIFT_FILE=src/backend/access/heap/heapam_handler.c
+DRIFT_FILES="src/backend/access/heap/heapam_handler.c contrib/sepgsql/database.c contrib/sepgsql/schema.c contrib/sepgsql/relation.c contrib/sepgsql/proc.c contrib/sepgsql/dml.c"
 
 _check_pg_fetch() {
 	local ver upstream src tarball
 	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
 	upstream=${ver%%-*}
 	SUITE=$PG_SUITES/$upstream/suite
-	[ -f "$SUITE/regress/lib/regress.so" ] && [ -f "$SUITE/src/$DRIFT_FILE" ] && return 0
+	local have=1 f
+	for f in $DRIFT_FILES; do [ -f "$SUITE/src/$f" ] || have=0; done
+	[ -f "$SUITE/regress/lib/regress.so" ] && [ $have = 1 ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	src=$PG_SUITES/$upstream/src/postgresql-$upstream
 	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
@@ -80,8 +82,10 @@ _check_pg_fetch() {
 		done
 	done
 	# the sources labelam copied functions from (scripts/check-drift.py)
-	mkdir -p "$SUITE/src/$(dirname "$DRIFT_FILE")"
-	cp "$src/$DRIFT_FILE" "$SUITE/src/$DRIFT_FILE"
+	for f in $DRIFT_FILES; do
+		mkdir -p "$SUITE/src/$(dirname "$f")"
+		cp "$src/$f" "$SUITE/src/$f"
+	done
 	chmod -R a+rX "$PG_SUITES"
 }
 

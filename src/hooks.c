@@ -13,12 +13,15 @@
  *		avc/boundaries.c	statement start (policy reload check), depth
  *		am/frames.c			the command's frame: its own scans are strict,
  *							COPY TO's filtered
+ *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
+ *							CREATE DATABASE's template for its label
  *		am/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/refuse.c			DDL after which rows would leave labelheap
  *		(PostgreSQL)
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
  *		avc/boundaries.c	statement start
+ *		objects/label.c		no parallel workers inside trusted procedures
  *		(PostgreSQL)
  *		am/ios.c			index-only scans of labelheap tables ask the table
  *	ExecutorRun, ExecutorFinish
@@ -33,15 +36,23 @@
  *	ExecutorCheckPerms
  *		am/raw_access.c		no direct reads of labelheap TOAST relations
  *		am/filter.c			RI_Initial_Check goes row by row
+ *		objects/dml.c		db_table, db_column, db_sequence, db_view
  *	object_access_hook
  *		am/raw_access.c		logical decoding functions need every label
  *		am/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		label_sql/column.c	DDL checks of the declared label column
+ *		objects/dispatch.c	labels of new objects; create, drop, setattr,
+ *							truncate, schema search, function execute
  *	ClientAuthentication
  *		am/raw_access.c		no logical replication connections
  *		avc/boundaries.c	the client's SELinux peer label
  *	needs_fmgr_hook, fmgr_hook
  *		am/raw_access.c		raw page readers refused on labelheap storage
+ *		objects/label.c		trusted procedures run with the policy's label;
+ *							functions the subject may not execute refused
+ *	planner_hook
+ *		objects/functions.c	calls of sequence and large-object built-ins
+ *							become calls of their checked twins
  *	get_relation_info_hook
  *		am/planner.c		no index endpoint probes past the session's reach
  *	post_parse_analyze_hook
@@ -59,6 +70,8 @@
  *		label_store/dict.c, am/label_set.c
  *	relcache / syscache invalidation
  *		am/label_set.c		a relation's cached label set
+ *		objects/object_label.c cached object labels (relcache, PROCOID,
+ *							NAMESPACEOID, DATABASEOID)
  *		am/label_column.c	the label column's type (TYPEOID)
  *		label_sql/parse.c	labelam's functions (PROCOID)
  *		label_store/catalog.c registers its own, on first use of the
@@ -89,6 +102,7 @@
 #include "miscadmin.h"
 #include "optimizer/plancat.h"
 #include "parser/analyze.h"
+#include "optimizer/planner.h"
 #include "storage/ipc.h"
 #include "tcop/utility.h"
 #include "utils/elog.h"
@@ -99,6 +113,7 @@
 #include "am/labelheap_hooks.h"
 #include "am/label_set.h"
 #include "avc/avc.h"
+#include "objects/objects.h"
 #include "label_sql/label_sql.h"
 #include "label_store/label_store.h"
 
@@ -128,6 +143,7 @@ static needs_fmgr_hook_type prev_needs_fmgr = NULL;
 static fmgr_hook_type prev_fmgr = NULL;
 static get_relation_info_hook_type prev_get_relation_info = NULL;
 static post_parse_analyze_hook_type prev_post_parse_analyze = NULL;
+static planner_hook_type prev_planner = NULL;
 static emit_log_hook_type prev_emit_log = NULL;
 static shmem_request_hook_type prev_shmem_request = NULL;
 static shmem_startup_hook_type prev_shmem_startup = NULL;
@@ -140,6 +156,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 {
 	bool		routine;
 	LabelheapFrame frame;
+	void	   *volatile objects_saved = NULL;
 
 	pstmt = label_sql_column_utility(pstmt, &readOnlyTree);
 	routine = IsA(pstmt->utilityStmt, CallStmt) ||
@@ -149,6 +166,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	labelheap_frame_enter_utility(&frame, pstmt);
 	PG_TRY();
 	{
+		objects_saved = objects_utility_start(pstmt);
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
 		CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
@@ -157,6 +175,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	}
 	PG_FINALLY();
 	{
+		objects_utility_end(objects_saved);
 		labelheap_frame_leave(&frame);
 		avc_leave(routine);
 	}
@@ -168,6 +187,7 @@ static void
 labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	avc_statement_start();
+	objects_executor_start(queryDesc);
 	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
 	labelheap_ios_executor_start(queryDesc);
 }
@@ -224,7 +244,8 @@ static bool
 labelam_ExecutorCheckPerms(List *rangeTable, bool ereport_on_violation)
 {
 	if (!labelheap_raw_check_perms(rangeTable, ereport_on_violation) ||
-		!labelheap_ri_check_perms(rangeTable, ereport_on_violation))
+		!labelheap_ri_check_perms(rangeTable, ereport_on_violation) ||
+		!objects_exec_check_perms(rangeTable, ereport_on_violation))
 		return false;
 	if (prev_ExecutorCheckPerms)
 		return prev_ExecutorCheckPerms(rangeTable, ereport_on_violation);
@@ -239,6 +260,7 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	labelheap_raw_object_access(access, classId, objectId, subId, arg);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
+	objects_object_access(access, classId, objectId, subId, arg);
 }
 
 static void
@@ -253,14 +275,48 @@ static bool
 labelam_needs_fmgr(Oid fn_oid)
 {
 	return (prev_needs_fmgr && prev_needs_fmgr(fn_oid)) ||
-		labelheap_raw_needs_fmgr_hook(fn_oid);
+		labelheap_raw_needs_fmgr_hook(fn_oid) ||
+		objects_needs_fmgr(fn_oid);
 }
+
+/* per-call state of the fmgr_hook users that keep some */
+typedef struct FmgrPrivate
+{
+	Datum		objects;
+	Datum		prev;
+} FmgrPrivate;
 
 static void
 labelam_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
 {
-	labelheap_raw_fmgr_hook(event, flinfo, arg);
-	CALL_PREV_IF_ANY(prev_fmgr, event, flinfo, arg);
+	FmgrPrivate *p = (FmgrPrivate *) DatumGetPointer(*arg);
+
+	if (p == NULL)
+	{
+		p = MemoryContextAllocZero(flinfo->fn_mcxt, sizeof(FmgrPrivate));
+		*arg = PointerGetDatum(p);
+	}
+	if (event == FHET_START)
+	{
+		labelheap_raw_fmgr_hook(event, flinfo);
+		objects_fmgr(event, flinfo, &p->objects);
+		CALL_PREV_IF_ANY(prev_fmgr, event, flinfo, &p->prev);
+	}
+	else
+	{
+		CALL_PREV_IF_ANY(prev_fmgr, event, flinfo, &p->prev);
+		objects_fmgr(event, flinfo, &p->objects);
+	}
+}
+
+static PlannedStmt *
+labelam_planner(Query *parse, const char *query_string, int cursorOptions,
+				ParamListInfo boundParams)
+{
+	objects_planner(parse);
+	if (prev_planner)
+		return prev_planner(parse, query_string, cursorOptions, boundParams);
+	return standard_planner(parse, query_string, cursorOptions, boundParams);
 }
 
 static void
@@ -322,6 +378,7 @@ static void
 labelam_relcache_callback(Datum arg, Oid relid)
 {
 	labelheap_label_set_relcache(relid);
+	objects_label_forget();
 }
 
 static void
@@ -334,6 +391,14 @@ static void
 labelam_function_callback(Datum arg, int cacheid, uint32 hashvalue)
 {
 	label_sql_functions_changed();
+	objects_label_forget();
+}
+
+/* schemas and databases: their names feed objects' default labels */
+static void
+labelam_object_name_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	objects_label_forget();
 }
 
 void
@@ -359,6 +424,8 @@ labelam_hooks_install(void)
 	needs_fmgr_hook = labelam_needs_fmgr;
 	prev_fmgr = fmgr_hook;
 	fmgr_hook = labelam_fmgr;
+	prev_planner = planner_hook;
+	planner_hook = labelam_planner;
 	prev_get_relation_info = get_relation_info_hook;
 	get_relation_info_hook = labelam_get_relation_info;
 	prev_post_parse_analyze = post_parse_analyze_hook;
@@ -375,5 +442,9 @@ labelam_hooks_install(void)
 	CacheRegisterRelcacheCallback(labelam_relcache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(TYPEOID, labelam_type_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(PROCOID, labelam_function_callback,
+								  (Datum) 0);
+	CacheRegisterSyscacheCallback(NAMESPACEOID, labelam_object_name_callback,
+								  (Datum) 0);
+	CacheRegisterSyscacheCallback(DATABASEOID, labelam_object_name_callback,
 								  (Datum) 0);
 }

@@ -34,6 +34,8 @@
 /* handler.c: settings (called from _PG_init); is rel a labelheap table? */
 extern void labelam_am_init(void);
 extern bool is_labelheap_relation(Relation rel);
+/* is amoid labelheap's access method (for relations that are not open)? */
+extern bool is_labelheap_am(Oid amoid);
 
 /* tuple.c: the label stored in a tuple version, for labelam.row_label() */
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,

@@ -70,7 +70,7 @@ extern bool labelheap_raw_check_perms(List *rangeTable,
 									  bool ereport_on_violation);
 extern bool labelheap_raw_needs_fmgr_hook(Oid fn_oid);
 extern void labelheap_raw_fmgr_hook(FmgrHookEventType event,
-									FmgrInfo *flinfo, Datum *arg);
+									FmgrInfo *flinfo);
 extern void labelheap_raw_object_access(ObjectAccessType access,
 										Oid classId, Oid objectId,
 										int subId, void *arg);

@@ -242,7 +242,6 @@ extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
 												double *tups_recently_dead);
 
 /* handler.c */
-extern bool is_labelheap_am(Oid amoid);
 extern const TableAmRoutine *labelheap_routine(void);
 
 #endif							/* LABELHEAP_INT_H */

@@ -417,7 +417,7 @@ raw_function_check(const RawFunction *f, FmgrInfo *flinfo)
 }
 
 void
-labelheap_raw_fmgr_hook(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
+labelheap_raw_fmgr_hook(FmgrHookEventType event, FmgrInfo *flinfo)
 {
 	if (event == FHET_START)
 	{

@@ -164,7 +164,12 @@ avc_audit_flush(void)
 			appendStringInfo(&buf, " rows=" UINT64_FORMAT, e->count);
 		if (!e->key.allowed && e->permissive)
 			appendStringInfoString(&buf, " permissive=1");
-		ereport(LOG,
+		/*
+		 * Server log only: a session that set client_min_messages = log
+		 * would otherwise read how many rows of which labels it did not
+		 * see.
+		 */
+		ereport(LOG_SERVER_ONLY,
 				(errmsg("labelam: %s", buf.data),
 				 errhidestmt(true)));
 		pfree(buf.data);

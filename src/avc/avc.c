@@ -17,11 +17,13 @@
 #include "utils/guc.h"
 
 #include "avc/avc_internal.h"
+#include "avc/avc_objects.h"
 #include "label_store/label_store.h"
 
 const AvcProvider *avc_provider = NULL;
 
 char	   *avc_policy_file = NULL;
+char	   *avc_policy_booleans = NULL;
 int			avc_audit_mode = AVC_AUDIT_DENIED;
 char	   *avc_default_client_label = NULL;
 char	   *avc_session_label = NULL;
@@ -51,6 +53,15 @@ static const struct config_enum_entry audit_options[] = {
 const char *const avc_class_names[AVC_NUM_CLASSES] = {
 	"db_tuple",
 	"process",
+	"db_database",
+	"db_schema",
+	"db_table",
+	"db_sequence",
+	"db_procedure",
+	"db_column",
+	"db_blob",
+	"db_language",
+	"db_view",
 };
 
 static const char *const db_tuple_perms[] = {
@@ -59,13 +70,56 @@ static const char *const db_tuple_perms[] = {
 };
 
 static const char *const process_perms[] = {
-	"setcurrent", "dyntransition",
+	"setcurrent", "dyntransition", "transition",
 	NULL
+};
+
+/* bit order as contrib/sepgsql's sepgsql.h (PostgreSQL 15) numbers them */
+#define DB_COMMON_PERMS \
+	"create", "drop", "getattr", "setattr", "relabelfrom", "relabelto"
+
+static const char *const db_database_perms[] = {
+	DB_COMMON_PERMS, "access", "load_module", "install_module", "get_param",
+	"set_param", NULL
+};
+static const char *const db_schema_perms[] = {
+	DB_COMMON_PERMS, "search", "add_name", "remove_name", NULL
+};
+static const char *const db_table_perms[] = {
+	DB_COMMON_PERMS, "select", "update", "insert", "delete", "lock",
+	"truncate", NULL
+};
+static const char *const db_sequence_perms[] = {
+	DB_COMMON_PERMS, "get_value", "next_value", "set_value", NULL
+};
+static const char *const db_procedure_perms[] = {
+	DB_COMMON_PERMS, "execute", "entrypoint", "install", NULL
+};
+static const char *const db_column_perms[] = {
+	DB_COMMON_PERMS, "select", "update", "insert", NULL
+};
+static const char *const db_blob_perms[] = {
+	DB_COMMON_PERMS, "read", "write", "import", "export", NULL
+};
+static const char *const db_language_perms[] = {
+	DB_COMMON_PERMS, "implement", "execute", NULL
+};
+static const char *const db_view_perms[] = {
+	DB_COMMON_PERMS, "expand", NULL
 };
 
 const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
 	db_tuple_perms,
 	process_perms,
+	db_database_perms,
+	db_schema_perms,
+	db_table_perms,
+	db_sequence_perms,
+	db_procedure_perms,
+	db_column_perms,
+	db_blob_perms,
+	db_language_perms,
+	db_view_perms,
 };
 
 StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
@@ -89,6 +143,15 @@ avc_init(void)
 							   "Reloaded by each backend when the file changes.",
 							   &avc_policy_file,
 							   "/etc/selinux/default/policy/policy.33",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+
+	DefineCustomStringVariable("labelam.policy_booleans",
+							   "Booleans of the policy file, as setsebool would set them (sepol provider).",
+							   "A list of name=on|off; the policy's own values for the others.  "
+							   "The selinux provider uses the kernel's booleans.",
+							   &avc_policy_booleans,
+							   "",
 							   PGC_SIGHUP, 0,
 							   NULL, NULL, NULL);
 
@@ -264,4 +327,10 @@ avc_storable_label(const char *label)
 		return pstrdup(label);
 	}
 	return avc_canonicalize(label);
+}
+
+int
+avc_audit_level(void)
+{
+	return avc_audit_mode;
 }

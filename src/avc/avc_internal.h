@@ -74,7 +74,6 @@ extern void avc_audit_discard(void);
 extern void avc_client_init(void);
 extern void avc_client_auth(Port *port);
 extern void avc_client_resolve(void);
-extern void avc_set_client_label(const char *label);
 extern bool avc_session_label_check(char **newval, void **extra,
 									GucSource source);
 extern void avc_session_label_assign(const char *newval, void *extra);

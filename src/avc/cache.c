@@ -34,6 +34,7 @@
 #include "utils/rel.h"
 
 #include "avc/avc_internal.h"
+#include "avc/avc_objects.h"
 #include "label_store/label_store.h"
 
 /* more entries than this and the cache starts over */
@@ -59,6 +60,8 @@ typedef struct AvcEntry
 {
 	AvcKey		key;
 	char		status;			/* for simplehash */
+	bool		unlabeled;		/* decided as "unlabeled" (object's label
+								 * unknown to the policy) */
 	AvcDecision avd;
 	char	   *created;		/* AVC_KIND_CREATE entries */
 } AvcEntry;
@@ -117,6 +120,9 @@ static uint32 avc_label_next = 1;	/* never reused: 0 is "none" */
 /* the session's subject */
 static char *avc_subject = NULL;	/* canonical text, TopMemoryContext */
 static uint32 avc_subject_lid = 0;	/* 0: not looked up yet */
+
+/* trusted procedures running (avc_push_subject) */
+static int	avc_pushed = 0;
 
 /*
  * The fast path: the last db_tuple decision for the session's subject, one
@@ -391,6 +397,7 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	e = avc_lookup(key, &found);
 	e->avd = d;
 	e->created = NULL;
+	e->unlabeled = false;
 	*avd = d;
 	return true;
 }
@@ -517,9 +524,10 @@ avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("security label with secid %u does not exist", parent)));
 	created = avc_provider->compute_create(avc_local_text(subject_lid), ptext,
-										   AVC_CLASS_DB_TUPLE);
+										   AVC_CLASS_DB_TUPLE, NULL);
 	e = avc_lookup(key, &found);
 	e->created = MemoryContextStrdup(avc_dec_cxt, created);
+	e->unlabeled = false;
 	memset(&e->avd, 0, sizeof(e->avd));
 	pfree(created);
 	return e->created;
@@ -613,4 +621,151 @@ avc_bench(const char *const *objects, int nobjects, int64 n, bool misses)
 	if (allowed > n)
 		elog(ERROR, "unreachable");
 	return INSTR_TIME_GET_DOUBLE(end);
+}
+
+/* ---- database objects (avc_objects.h) ---- */
+
+/*
+ * The session's subject's decision on an object of tclass labeled tcontext
+ * (text from pg_seclabel, or NULL).  A missing label, or one the policy in
+ * force does not know, is decided as the policy's "unlabeled", as SELinux
+ * and contrib/sepgsql do; *decided_as then names the label the decision is
+ * about (for the audit).  Cached like row decisions; the validity of the
+ * label is looked at only on a miss.
+ */
+void
+avc_decide_object(AvcClass tclass, const char *tcontext, AvcDecision *avd,
+				  const char **decided_as)
+{
+	uint32		subject;
+	uint32		object;
+	AvcKey		key;
+	AvcEntry   *e;
+	bool		found;
+	const char *label;
+	bool		unlabeled;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	subject = avc_subject_local_id();
+	if (subject == 0)
+	{
+		*avd = avc_deny_all;
+		*decided_as = tcontext ? tcontext : "(none)";
+		return;
+	}
+	if (tcontext == NULL)
+		tcontext = "";
+	object = avc_local_id(tcontext);
+	avc_ensure_cache();
+	key.subject = subject;
+	key.object = object;
+	key.tclass = tclass;
+	key.kind = AVC_OBJ_LOCAL;
+	e = avch_lookup(avc_cache, key);
+	if (e != NULL)
+	{
+		stat_hits++;
+		*avd = e->avd;
+		*decided_as = e->unlabeled ? avc_unlabeled_text() : tcontext;
+		return;
+	}
+	stat_misses++;
+	unlabeled = (tcontext[0] == '\0' || !avc_provider->valid(tcontext));
+	label = unlabeled ? avc_unlabeled_text() : tcontext;
+	avc_provider->compute_av(avc_local_text(subject), label, tclass, avd);
+	e = avc_lookup(key, &found);
+	e->avd = *avd;
+	e->created = NULL;
+	e->unlabeled = unlabeled;
+	*decided_as = label;
+}
+
+/* The policy's label for objects without a valid one (cached). */
+const char *
+avc_unlabeled_text(void)
+{
+	static char *unlabeled = NULL;
+	static uint64 unlabeled_seqno = 0;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	if (unlabeled == NULL || unlabeled_seqno != avc_seqno)
+	{
+		char	   *u = avc_provider->unlabeled();
+
+		if (unlabeled)
+			pfree(unlabeled);
+		unlabeled = MemoryContextStrdup(TopMemoryContext, u);
+		unlabeled_seqno = avc_seqno;
+		pfree(u);
+	}
+	return unlabeled;
+}
+
+/* Label of a new object of tclass under tcontext, created by scontext. */
+char *
+avc_compute_create_text(const char *scontext, const char *tcontext,
+						AvcClass tclass, const char *objname)
+{
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	return avc_provider->compute_create(scontext, tcontext, tclass, objname);
+}
+
+bool
+avc_policy_defines(AvcClass tclass, uint32 perm)
+{
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	return avc_provider->defines(tclass, perm);
+}
+
+/*
+ * A trusted procedure runs with another subject: the row filter, object
+ * checks and new labels all follow it until avc_pop_subject.  Decisions
+ * stay cached (they are keyed by subject); only the fast path, which is the
+ * subject's own, is emptied.
+ */
+AvcSubjectSave
+avc_push_subject(const char *label)
+{
+	AvcSubjectSave save;
+
+	save.text = avc_subject;
+	save.lid = avc_subject_lid;
+	avc_subject = MemoryContextStrdup(TopMemoryContext, label);
+	avc_subject_lid = 0;
+	avc_fast[0].object = 0;
+	avc_fast[1].object = 0;
+	avc_pushed++;
+	return save;
+}
+
+void
+avc_pop_subject(AvcSubjectSave save)
+{
+	Assert(avc_pushed > 0);
+	if (avc_subject)
+		pfree(avc_subject);
+	avc_subject = save.text;
+	/* the cache may have started over meanwhile: look the id up again */
+	avc_subject_lid = 0;
+	avc_fast[0].object = 0;
+	avc_fast[1].object = 0;
+	avc_pushed--;
+}
+
+bool
+avc_subject_pushed(void)
+{
+	return avc_pushed > 0;
+}
+
+bool
+avc_label_valid(const char *label)
+{
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	return avc_provider->valid(label);
 }

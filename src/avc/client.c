@@ -84,6 +84,7 @@
 #include "utils/snapmgr.h"
 
 #include "avc/avc_internal.h"
+#include "avc/avc_objects.h"
 
 /* peer context of the client connection, from authentication */
 static char *client_peer_label = NULL;
@@ -345,6 +346,15 @@ avc_set_client_label(const char *label)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("this process has no security label to change")));
+
+	/*
+	 * A trusted procedure's label is the policy's, for the call only: a
+	 * change now would outlive the call or be undone by its end.
+	 */
+	if (avc_subject_pushed())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot change the client label inside a trusted procedure")));
 	current = avc_client_label();
 	target = avc_local_id(canonical);
 	if (!change_allowed(subject, target, true))

@@ -20,15 +20,39 @@
 typedef enum AvcClass
 {
 	AVC_CLASS_DB_TUPLE,			/* rows */
-	AVC_CLASS_PROCESS,			/* the session (set_client_label) */
+	AVC_CLASS_PROCESS,			/* the session (set_client_label, trusted
+								 * procedures) */
+	/* database objects (src/objects) */
+	AVC_CLASS_DB_DATABASE,
+	AVC_CLASS_DB_SCHEMA,
+	AVC_CLASS_DB_TABLE,
+	AVC_CLASS_DB_SEQUENCE,
+	AVC_CLASS_DB_PROCEDURE,
+	AVC_CLASS_DB_COLUMN,
+	AVC_CLASS_DB_BLOB,
+	AVC_CLASS_DB_LANGUAGE,
+	AVC_CLASS_DB_VIEW,
 	AVC_NUM_CLASSES
 } AvcClass;
 
 /* process permissions that labelam asks about */
 #define AVC_PROCESS_SETCURRENT		(1U << 0)
 #define AVC_PROCESS_DYNTRANSITION	(1U << 1)
+#define AVC_PROCESS_TRANSITION		(1U << 2)
 
-#define AVC_MAX_PERMS	8
+/*
+ * Permissions of the database object classes, numbered as contrib/sepgsql
+ * numbers them (sepgsql.h): the six of the common "database" first, then
+ * each class's own (the names in avc.c, in bit order).
+ */
+#define AVC_DB_CREATE				(1U << 0)
+#define AVC_DB_DROP					(1U << 1)
+#define AVC_DB_GETATTR				(1U << 2)
+#define AVC_DB_SETATTR				(1U << 3)
+#define AVC_DB_RELABELFROM			(1U << 4)
+#define AVC_DB_RELABELTO			(1U << 5)
+
+#define AVC_MAX_PERMS	16
 
 /* Permission names of each class, indexed by bit number; NULL-terminated. */
 extern const char *const avc_class_names[AVC_NUM_CLASSES];
@@ -81,9 +105,19 @@ typedef struct AvcProvider
 	void		(*compute_av) (const char *scon, const char *tcon,
 							   AvcClass tclass, AvcDecision *avd);
 
-	/* Label of a new object of tclass under parent tcon (palloc'd). */
+	/*
+	 * Does the policy in force define this permission (one bit) of tclass?
+	 * A permission it does not define is never allowed.
+	 */
+	bool		(*defines) (AvcClass tclass, uint32 perm);
+
+	/*
+	 * Label of a new object of tclass under parent tcon (palloc'd); objname,
+	 * if not NULL, is the new object's name for the policy's name-based
+	 * type_transition rules (e.g. schema "pg_temp").
+	 */
 	char	   *(*compute_create) (const char *scon, const char *tcon,
-								   AvcClass tclass);
+								   AvcClass tclass, const char *objname);
 
 	/* Description for labelam.policy_info(). */
 	bool		(*mls_enabled) (void);
@@ -98,5 +132,6 @@ extern const AvcProvider *avc_provider;
 
 /* settings read by the providers */
 extern char *avc_policy_file;
+extern char *avc_policy_booleans;
 
 #endif							/* LABELAM_AVC_PROVIDER_H */

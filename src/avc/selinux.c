@@ -20,6 +20,8 @@
 #include <selinux/avc.h>
 #include <selinux/selinux.h>
 
+#include "port/pg_bitutils.h"
+
 #include "avc/provider.h"
 
 static uint64 sx_seqno = 0;
@@ -189,7 +191,8 @@ sx_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 }
 
 static char *
-sx_compute_create(const char *scon, const char *tcon, AvcClass tclass)
+sx_compute_create(const char *scon, const char *tcon, AvcClass tclass,
+				  const char *objname)
 {
 	char	   *con;
 	char	   *result;
@@ -197,7 +200,8 @@ sx_compute_create(const char *scon, const char *tcon, AvcClass tclass)
 	if (sx_mapped_seqno != sx_seqno)
 		sx_map_classes();
 	if (sx_class[tclass] == 0 ||
-		security_compute_create_raw(scon, tcon, sx_class[tclass], &con) < 0)
+		security_compute_create_name_raw(scon, tcon, sx_class[tclass],
+										 objname, &con) < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("SELinux could not compute the label of a new %s by \"%s\" under \"%s\": %m",
@@ -219,6 +223,13 @@ sx_policy_source(void)
 	return "kernel";
 }
 
+static bool
+sx_defines(AvcClass tclass, uint32 perm)
+{
+	(void) sx_policy_seqno();
+	return sx_class[tclass] != 0 && sx_perm[tclass][pg_rightmost_one_pos32(perm)] != 0;
+}
+
 const AvcProvider avc_selinux_provider = {
 	.name = "selinux",
 	.startup = sx_startup,
@@ -228,6 +239,7 @@ const AvcProvider avc_selinux_provider = {
 	.valid = sx_valid,
 	.unlabeled = sx_unlabeled,
 	.compute_av = sx_compute_av,
+	.defines = sx_defines,
 	.compute_create = sx_compute_create,
 	.mls_enabled = sx_mls_enabled,
 	.policy_source = sx_policy_source,

@@ -26,12 +26,20 @@
 #include <sepol/debug.h>
 #include <sepol/handle.h>
 #include <sepol/policydb/policydb.h>
+/* conditional.h names a field "bool", which stdbool.h makes a macro */
+#undef bool
+#include <sepol/policydb/conditional.h>
+#define bool _Bool
 #include <sepol/policydb/services.h>
 #include <sepol/policydb/sidtab.h>
 
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
+
+#include "port/pg_bitutils.h"
 
 #include "avc/provider.h"
 
@@ -51,6 +59,7 @@ typedef struct SepolPolicy
 	ino_t		ino;
 	off_t		size;
 	struct timespec mtime;
+	char	   *booleans;		/* labelam.policy_booleans applied (malloc'd) */
 	uint64		seqno;
 	/* class values and permission bits, per labelam class and bit */
 	sepol_security_class_t tclass[AVC_NUM_CLASSES];
@@ -64,6 +73,8 @@ typedef struct SepolPolicy
 #undef vsnprintf
 
 static SepolPolicy cur;
+
+static bool sp_apply_booleans(policydb_t *pdb, const char *path, int elevel);
 static uint64 sp_loads = 0;
 
 /*
@@ -192,6 +203,14 @@ sp_load(const char *path, int elevel)
 	}
 	fclose(fp);
 
+	if (!sp_apply_booleans(pdb, path, elevel))
+	{
+		policydb_destroy(pdb);
+		free(pdb);
+		free(sidtab);
+		return;
+	}
+
 	if (sepol_sidtab_init(sidtab) != 0 || policydb_load_isids(pdb, sidtab) != 0)
 	{
 		policydb_destroy(pdb);
@@ -212,6 +231,7 @@ sp_load(const char *path, int elevel)
 	next.ino = st.st_ino;
 	next.size = st.st_size;
 	next.mtime = st.st_mtim;
+	next.booleans = strdup(avc_policy_booleans ? avc_policy_booleans : "");
 	next.seqno = ++sp_loads;
 
 	sepol_set_policydb(pdb);
@@ -226,7 +246,9 @@ sp_load(const char *path, int elevel)
 		if (sepol_string_to_security_class(avc_class_names[c], &next.tclass[c]) != 0)
 		{
 			next.tclass[c] = 0;
-			ereport(WARNING,
+			/* a policy without database objects is worth a word only once */
+			ereport(c == AVC_CLASS_DB_TUPLE || c == AVC_CLASS_PROCESS ||
+					c == AVC_CLASS_DB_TABLE ? WARNING : DEBUG1,
 					(errmsg("SELinux policy \"%s\" has no class \"%s\"; labelam denies every permission of it",
 							path, avc_class_names[c])));
 			continue;
@@ -246,8 +268,62 @@ sp_load(const char *path, int elevel)
 		policydb_destroy(cur.pdb);
 		free(cur.pdb);
 		free(cur.path);
+		free(cur.booleans);
 	}
 	cur = next;
+}
+
+/*
+ * labelam.policy_booleans ("name=on,name2=off"): the policy's booleans as
+ * an administrator would set them with setsebool, where there is no kernel
+ * to set them in.  false (after reporting at elevel) if one is unknown or
+ * malformed.
+ */
+static bool
+sp_apply_booleans(policydb_t *pdb, const char *path, int elevel)
+{
+	char	   *list;
+	char	   *item;
+	char	   *save = NULL;
+
+	if (avc_policy_booleans == NULL || avc_policy_booleans[0] == '\0')
+		return true;
+	list = pstrdup(avc_policy_booleans);
+	for (item = strtok_r(list, ", ", &save); item != NULL;
+		 item = strtok_r(NULL, ", ", &save))
+	{
+		char	   *eq = strchr(item, '=');
+		cond_bool_datum_t *b;
+		bool		on;
+
+		if (eq == NULL || !parse_bool(eq + 1, &on))
+		{
+			ereport(elevel,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid entry \"%s\" in labelam.policy_booleans", item),
+					 errhint("Write name=on or name=off, separated by commas.")));
+			return false;
+		}
+		*eq = '\0';
+		b = hashtab_search(pdb->p_bools.table, item);
+		if (b == NULL)
+		{
+			ereport(elevel,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("SELinux policy \"%s\" has no boolean \"%s\"", path, item)));
+			return false;
+		}
+		b->state = on ? 1 : 0;
+	}
+	pfree(list);
+	if (evaluate_conds(pdb) != 0)
+	{
+		ereport(elevel,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("could not evaluate the conditional rules of SELinux policy \"%s\"", path)));
+		return false;
+	}
+	return true;
 }
 
 static void
@@ -264,6 +340,7 @@ sp_policy_seqno(void)
 	const char *path = avc_policy_file ? avc_policy_file : "";
 
 	if (cur.pdb == NULL || strcmp(path, cur.path) != 0 ||
+		strcmp(avc_policy_booleans ? avc_policy_booleans : "", cur.booleans) != 0 ||
 		stat(path, &st) != 0 ||
 		st.st_dev != cur.dev || st.st_ino != cur.ino ||
 		st.st_size != cur.size ||
@@ -423,12 +500,88 @@ sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 	}
 }
 
+/* the type field of a label "user:role:type[:range]" (palloc'd), or NULL */
 static char *
-sp_compute_create(const char *scon, const char *tcon, AvcClass tclass)
+sp_label_type(const char *label)
+{
+	const char *p = strchr(label, ':');
+	const char *t;
+	const char *e;
+
+	if (p == NULL || (t = strchr(p + 1, ':')) == NULL)
+		return NULL;
+	t++;
+	e = strchr(t, ':');
+	return e ? pnstrdup(t, e - t) : pstrdup(t);
+}
+
+static uint32_t
+sp_type_value(const char *label)
+{
+	char	   *name = sp_label_type(label);
+	type_datum_t *type;
+
+	if (name == NULL)
+		return 0;
+	type = hashtab_search(cur.pdb->p_types.table, name);
+	pfree(name);
+	return type ? type->s.value : 0;
+}
+
+/*
+ * The policy's name-based type_transition for (scon, tcon, tclass, name),
+ * as the kernel's security_compute_create_name applies it (its
+ * filename_trans rules): the new label is the one computed without the
+ * name, its type replaced.  NULL if no rule matches.
+ */
+static char *
+sp_name_transition(const char *scon, const char *tcon, AvcClass tclass,
+				   const char *objname, const char *computed)
+{
+	filename_trans_key_t key;
+	filename_trans_datum_t *d;
+	uint32_t	stype = sp_type_value(scon);
+	char	   *oldtype;
+	const char *newtype = NULL;
+	StringInfoData buf;
+	const char *t;
+
+	key.ttype = sp_type_value(tcon);
+	key.tclass = cur.tclass[tclass];
+	key.name = (char *) objname;
+	if (stype == 0 || key.ttype == 0 || cur.pdb->filename_trans == NULL)
+		return NULL;
+	for (d = hashtab_search(cur.pdb->filename_trans, (hashtab_key_t) &key);
+		 d != NULL; d = d->next)
+	{
+		if (ebitmap_get_bit(&d->stypes, stype - 1))
+		{
+			newtype = cur.pdb->p_type_val_to_name[d->otype - 1];
+			break;
+		}
+	}
+	if (newtype == NULL || (oldtype = sp_label_type(computed)) == NULL)
+		return NULL;
+
+	/* user:role: + new type + rest */
+	t = strchr(strchr(computed, ':') + 1, ':') + 1;
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, computed, t - computed);
+	appendStringInfoString(&buf, newtype);
+	appendStringInfoString(&buf, t + strlen(oldtype));
+	pfree(oldtype);
+	return buf.data;
+}
+
+static char *
+sp_compute_create(const char *scon, const char *tcon, AvcClass tclass,
+				  const char *objname)
 {
 	sepol_security_id_t ssid;
 	sepol_security_id_t tsid;
 	sepol_security_id_t nsid;
+	char	   *computed;
+	char	   *named;
 
 	if (!sp_sid(scon, &ssid))
 		sp_invalid_label(scon);
@@ -445,7 +598,12 @@ sp_compute_create(const char *scon, const char *tcon, AvcClass tclass)
 				 errmsg("could not compute the label of a new %s by \"%s\" under \"%s\"",
 						avc_class_names[tclass], scon, tcon),
 				 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0));
-	return sp_sid_text(nsid);
+	computed = sp_sid_text(nsid);
+	if (objname == NULL ||
+		(named = sp_name_transition(scon, tcon, tclass, objname, computed)) == NULL)
+		return computed;
+	pfree(computed);
+	return named;
 }
 
 static bool
@@ -460,6 +618,12 @@ sp_policy_source(void)
 	return cur.path;
 }
 
+static bool
+sp_defines(AvcClass tclass, uint32 perm)
+{
+	return cur.tclass[tclass] != 0 && cur.perm[tclass][pg_rightmost_one_pos32(perm)] != 0;
+}
+
 const AvcProvider avc_sepol_provider = {
 	.name = "sepol",
 	.startup = sp_startup,
@@ -469,6 +633,7 @@ const AvcProvider avc_sepol_provider = {
 	.valid = sp_valid,
 	.unlabeled = sp_unlabeled,
 	.compute_av = sp_compute_av,
+	.defines = sp_defines,
 	.compute_create = sp_compute_create,
 	.mls_enabled = sp_mls_enabled,
 	.policy_source = sp_policy_source,

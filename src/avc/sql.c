@@ -14,6 +14,7 @@
 #include "utils/builtins.h"
 
 #include "avc/avc_internal.h"
+#include "avc/avc_objects.h"
 #include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_check_access);

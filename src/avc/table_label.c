@@ -7,8 +7,7 @@
  * In order: the label given with SECURITY LABEL FOR selinux ON TABLE; the
  * policy's default for database tables (the sepgsql_contexts file beside
  * the policy, as contrib/sepgsql uses it); labelam.default_table_label.
- * labelam registers the "selinux" label provider itself unless contrib's
- * sepgsql, which registers the same name, is loaded.
+ * The "selinux" label provider is src/objects/label.c's.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,6 +26,7 @@
 #include "utils/rel.h"
 
 #include "avc/avc_internal.h"
+#include "avc/avc_objects.h"
 
 static char *default_table_label = NULL;
 
@@ -34,8 +34,8 @@ static char *default_table_label = NULL;
 static struct selabel_handle *sehnd = NULL;
 static char *sehnd_path = NULL;
 
-static const char *
-contexts_path(void)
+const char *
+avc_contexts_path(void)
 {
 	static char path[MAXPGPATH];
 	char	   *dir;
@@ -53,12 +53,16 @@ contexts_path(void)
 	return path;
 }
 
-static char *
-policy_default_label(Relation rel)
+/*
+ * The policy's default label for an object of selabel type objtype
+ * (SELABEL_DB_TABLE ...) named objname ("db.schema.table"), from the
+ * sepgsql_contexts file beside the policy in force (palloc'd), or NULL.
+ */
+char *
+avc_default_object_label(int objtype, const char *objname)
 {
-	const char *path = contexts_path();
+	const char *path = avc_contexts_path();
 	char	   *context = NULL;
-	char	   *objname;
 	char	   *result = NULL;
 
 	if (sehnd == NULL || sehnd_path == NULL || strcmp(path, sehnd_path) != 0)
@@ -75,14 +79,24 @@ policy_default_label(Relation rel)
 	if (sehnd == NULL)
 		return NULL;
 
-	objname = psprintf("%s.%s.%s", get_database_name(MyDatabaseId),
-					   get_namespace_name(RelationGetNamespace(rel)),
-					   RelationGetRelationName(rel));
-	if (selabel_lookup_raw(sehnd, &context, objname, SELABEL_DB_TABLE) == 0)
+	if (selabel_lookup_raw(sehnd, &context, objname, objtype) == 0)
 	{
 		result = pstrdup(context);
 		freecon(context);
 	}
+	return result;
+}
+
+static char *
+policy_default_label(Relation rel)
+{
+	char	   *objname;
+	char	   *result;
+
+	objname = psprintf("%s.%s.%s", get_database_name(MyDatabaseId),
+					   get_namespace_name(RelationGetNamespace(rel)),
+					   RelationGetRelationName(rel));
+	result = avc_default_object_label(SELABEL_DB_TABLE, objname);
 	pfree(objname);
 	return result;
 }
@@ -109,20 +123,6 @@ avc_table_label_text(Relation rel)
 	return avc_canonicalize(label);
 }
 
-/* SECURITY LABEL FOR selinux: labelam labels tables only */
-static void
-selinux_object_relabel(const ObjectAddress *object, const char *seclabel)
-{
-	if (object->classId != RelationRelationId || object->objectSubId != 0 ||
-		(get_rel_relkind(object->objectId) != RELKIND_RELATION &&
-		 get_rel_relkind(object->objectId) != RELKIND_PARTITIONED_TABLE))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("labelam supports SECURITY LABEL FOR selinux on tables only")));
-	if (seclabel != NULL)
-		(void) avc_canonicalize(seclabel);
-}
-
 void
 avc_table_label_init(void)
 {
@@ -133,9 +133,4 @@ avc_table_label_init(void)
 							   "",
 							   PGC_SUSET, 0,
 							   NULL, NULL, NULL);
-
-	/* contrib/sepgsql, if loaded, owns the provider name */
-	if (!process_shared_preload_libraries_in_progress ||
-		strstr(shared_preload_libraries_string, "sepgsql") == NULL)
-		register_label_provider("selinux", selinux_object_relabel);
 }

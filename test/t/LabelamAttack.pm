@@ -26,12 +26,13 @@ our $BEYOND = qr/DETAIL:  The relation holds rows beyond the reach of the sessio
 our $S0 = 'public-s0-1,public-s0-2,public-s0-3';
 our $S0_LABEL = 'staff_u:object_r:sepgsql_table_t:s0';
 
-# attack_node(name, extra conf): started MLS node with the extension, the
-# three roles and CREATE on schema public for everyone.
+# attack_node(name, extra conf, %opt): started MLS node with the extension,
+# the three roles and CREATE on schema public for everyone (options as
+# labelam_mls_node's).
 sub attack_node
 {
-	my ($name, $conf) = @_;
-	my $node = labelam_mls_node($name, $conf);
+	my ($name, $conf, %opt) = @_;
+	my $node = labelam_mls_node($name, $conf, %opt);
 	$node->safe_psql('postgres', q{
 		CREATE EXTENSION labelam;
 		GRANT CREATE ON SCHEMA public TO PUBLIC;

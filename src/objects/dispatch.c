@@ -1,0 +1,464 @@
+/* -------------------------------------------------------------------------
+ *
+ * src/objects/dispatch.c
+ *	  Where object checks enter: object access events, the executor's
+ *	  permission check, utility commands (src/hooks.c calls these), and the
+ *	  settings.
+ *
+ * labelam.object_checks (on by default; superuser, reloadable) turns
+ * object labels and checks off as a whole: with it off, labelam decides
+ * rows only, as version 0.1 did.  Superusers are checked like anyone else.
+ *
+ * contrib/sepgsql cannot be loaded beside labelam: both would own the
+ * "selinux" label provider and decide the same objects twice; labelam
+ * does what sepgsql does (README, "Objects"), so start-up is refused.
+ *
+ * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
+ * (objects_object_access, objects_exec_check_perms and the utility
+ * checks follow contrib/sepgsql/hooks.c of PostgreSQL 15.18)
+ *
+ * -------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/dependency.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_database.h"
+#include "catalog/pg_largeobject.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "commands/dbcommands.h"
+#include "commands/seclabel.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "nodes/plannodes.h"
+#include "utils/guc.h"
+#include "utils/guc_tables.h"
+#include "utils/lsyscache.h"
+#include "catalog/namespace.h"
+
+#include "avc/avc.h"
+#include "objects/objects.h"
+
+bool		objects_enabled = true;
+bool		objects_debug_audit = false;
+
+/*
+ * Contextual information on DDL commands: contrib/sepgsql's
+ * sepgsql_context_info_t.
+ */
+typedef struct
+{
+	NodeTag		cmdtype;
+
+	/*
+	 * Name of the template database given by users on CREATE DATABASE
+	 * command. Elsewhere (including the case of default) NULL.
+	 */
+	const char *createdb_dtemplate;
+} ObjectsContext;
+
+static ObjectsContext objects_context;
+
+/* a process without a subject (autovacuum, walsender ...) checks nothing */
+static inline bool
+objects_active(void)
+{
+	return objects_enabled && avc_client_label() != NULL;
+}
+
+/* contrib/sepgsql's sepgsql_object_access (hooks.c), plus large objects */
+void
+objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
+					  int subId, void *arg)
+{
+	if (!objects_active())
+		return;
+
+	switch (access)
+	{
+		case OAT_POST_CREATE:
+			{
+				ObjectAccessPostCreate *pc_arg = arg;
+				bool		is_internal;
+
+				is_internal = pc_arg ? pc_arg->is_internal : false;
+
+				switch (classId)
+				{
+					case DatabaseRelationId:
+						sepgsql_database_post_create(objectId,
+													 objects_context.createdb_dtemplate);
+						break;
+
+					case NamespaceRelationId:
+						sepgsql_schema_post_create(objectId);
+						break;
+
+					case RelationRelationId:
+						if (subId == 0)
+						{
+							/*
+							 * Internal creations (toast tables, index
+							 * rebuilds, ALTER TABLE's new heaps) need neither
+							 * labels nor checks.
+							 */
+							if (is_internal)
+								break;
+
+							sepgsql_relation_post_create(objectId);
+						}
+						else
+							sepgsql_attribute_post_create(objectId, subId);
+						break;
+
+					case ProcedureRelationId:
+						sepgsql_proc_post_create(objectId);
+						break;
+
+					case LargeObjectRelationId:
+						objects_blob_post_create(objectId);
+						break;
+
+					default:
+						/* Ignore unsupported object classes */
+						break;
+				}
+			}
+			break;
+
+		case OAT_DROP:
+			{
+				ObjectAccessDrop *drop_arg = (ObjectAccessDrop *) arg;
+
+				/*
+				 * No checks on internal cleanups, such as the removal of
+				 * temporary objects at session end.
+				 */
+				if ((drop_arg->dropflags & PERFORM_DELETION_INTERNAL) != 0)
+					break;
+
+				switch (classId)
+				{
+					case DatabaseRelationId:
+						sepgsql_database_drop(objectId);
+						break;
+
+					case NamespaceRelationId:
+						sepgsql_schema_drop(objectId);
+						break;
+
+					case RelationRelationId:
+						if (subId == 0)
+							sepgsql_relation_drop(objectId);
+						else
+							sepgsql_attribute_drop(objectId, subId);
+						break;
+
+					case ProcedureRelationId:
+						sepgsql_proc_drop(objectId);
+						break;
+
+					case LargeObjectRelationId:
+						objects_blob_drop(objectId);
+						break;
+
+					default:
+						/* Ignore unsupported object classes */
+						break;
+				}
+			}
+			break;
+
+		case OAT_TRUNCATE:
+			if (classId == RelationRelationId)
+				sepgsql_relation_truncate(objectId);
+			break;
+
+		case OAT_POST_ALTER:
+			{
+				ObjectAccessPostAlter *pa_arg = arg;
+				bool		is_internal = pa_arg->is_internal;
+
+				switch (classId)
+				{
+					case DatabaseRelationId:
+						sepgsql_database_setattr(objectId);
+						break;
+
+					case NamespaceRelationId:
+						sepgsql_schema_setattr(objectId);
+						break;
+
+					case RelationRelationId:
+						if (subId == 0)
+						{
+							/* e.g. renaming toast relations after a rewrite */
+							if (is_internal)
+								break;
+
+							sepgsql_relation_setattr(objectId);
+						}
+						else
+							sepgsql_attribute_setattr(objectId, subId);
+						break;
+
+					case ProcedureRelationId:
+						sepgsql_proc_setattr(objectId);
+						break;
+
+					default:
+						/* Ignore unsupported object classes */
+						break;
+				}
+			}
+			break;
+
+		case OAT_NAMESPACE_SEARCH:
+			{
+				ObjectAccessNamespaceSearch *ns_arg = arg;
+
+				/* another module already said no */
+				if (!ns_arg->result)
+					break;
+
+				ns_arg->result = sepgsql_schema_search(objectId,
+													   ns_arg->ereport_on_violation);
+			}
+			break;
+
+		case OAT_FUNCTION_EXECUTE:
+			objects_function_execute(objectId);
+			sepgsql_proc_execute(objectId);
+			break;
+
+		default:
+			elog(ERROR, "unexpected object access type: %d", (int) access);
+			break;
+	}
+}
+
+/* contrib/sepgsql's sepgsql_exec_check_perms (hooks.c) */
+bool
+objects_exec_check_perms(List *rangeTabls, bool abort)
+{
+	if (!objects_active())
+		return true;
+	return sepgsql_dml_privileges(rangeTabls, abort);
+}
+
+/*
+ * LOAD and CREATE EXTENSION put code into the server that can override
+ * every hook: db_database load_module / install_module on the current
+ * database (contrib/sepgsql refuses LOAD outright; the policy's classes
+ * name these permissions).
+ */
+static void
+check_module(uint32 perm, const char *what)
+{
+	ObjectAddress object;
+	char	   *audit_name = get_database_name(MyDatabaseId);
+
+	ObjectAddressSet(object, DatabaseRelationId, MyDatabaseId);
+	PG_TRY();
+	{
+		sepgsql_avc_check_perms(&object, SEPG_CLASS_DB_DATABASE, perm,
+								audit_name, true);
+	}
+	PG_CATCH();
+	{
+		errcontext("%s", what);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	pfree(audit_name);
+}
+
+static bool
+setting_is_userset(const char *name)
+{
+	struct config_generic **vars = get_guc_variables();
+	int			n = GetNumConfigOptions();
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (pg_strcasecmp(vars[i]->name, name) == 0)
+			return vars[i]->context == PGC_USERSET;
+	return false;
+}
+
+/*
+ * labelam's own settings, and those that decide which modules the server
+ * runs, are labelam's configuration as much as its tables are: changing
+ * them (ALTER SYSTEM, SET of the superuser-only ones, ALTER ROLE/DATABASE
+ * ... SET) takes the
+ * right to change labelam.role_label, which the extension labels for the
+ * policy's administrators only (sql/90_objects.sql).  In a database
+ * without the extension, only db_database set_param is asked.
+ */
+static void
+check_configuration(const char *name)
+{
+	Oid			config;
+	ObjectAddress object;
+	char	   *audit_name;
+
+	if (name != NULL && strncmp(name, "labelam.", 8) != 0 &&
+		strcmp(name, "shared_preload_libraries") != 0 &&
+		strcmp(name, "session_preload_libraries") != 0 &&
+		strcmp(name, "local_preload_libraries") != 0)
+		return;
+
+	/* settings anyone may change (labelam.debug_audit) are not at stake */
+	if (name != NULL && setting_is_userset(name))
+		return;
+
+	config = get_relname_relid("role_label", get_namespace_oid("labelam", true));
+	if (!OidIsValid(config))
+		return;
+	ObjectAddressSet(object, RelationRelationId, config);
+	audit_name = getObjectIdentity(&object, false);
+	PG_TRY();
+	{
+		sepgsql_avc_check_perms(&object, SEPG_CLASS_DB_TABLE,
+								SEPG_DB_TABLE__UPDATE, audit_name, true);
+	}
+	PG_CATCH();
+	{
+		errcontext("changing %s, part of labelam's configuration",
+				   name ? name : "every setting");
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	pfree(audit_name);
+}
+
+/*
+ * Before a utility command: remember what post-create hooks need
+ * (CREATE DATABASE's template), check module loading.  The result goes
+ * back to objects_utility_end, also on error.
+ */
+void *
+objects_utility_start(PlannedStmt *pstmt)
+{
+	Node	   *parsetree = pstmt->utilityStmt;
+	ObjectsContext *save = palloc(sizeof(ObjectsContext));
+	ListCell   *cell;
+
+	*save = objects_context;
+	if (!objects_active())
+		return save;
+
+	objects_context.cmdtype = nodeTag(parsetree);
+	switch (nodeTag(parsetree))
+	{
+		case T_CreatedbStmt:
+			objects_context.createdb_dtemplate = NULL;
+			foreach(cell, ((CreatedbStmt *) parsetree)->options)
+			{
+				DefElem    *defel = (DefElem *) lfirst(cell);
+
+				if (strcmp(defel->defname, "template") == 0)
+				{
+					objects_context.createdb_dtemplate = strVal(defel->arg);
+					break;
+				}
+			}
+			break;
+
+		case T_LoadStmt:
+			check_module(SEPG_DB_DATABASE__LOAD_MODULE,
+						 psprintf("LOAD \"%s\"",
+								  ((LoadStmt *) parsetree)->filename));
+			break;
+
+		case T_CreateExtensionStmt:
+			check_module(SEPG_DB_DATABASE__INSTALL_MODULE,
+						 psprintf("CREATE EXTENSION \"%s\"",
+								  ((CreateExtensionStmt *) parsetree)->extname));
+			break;
+
+		case T_AlterSystemStmt:
+			{
+				const char *name = ((AlterSystemStmt *) parsetree)->setstmt->name;
+
+				check_module(SEPG_DB_DATABASE__SET_PARAM,
+							 psprintf("ALTER SYSTEM SET \"%s\"",
+									  name ? name : "ALL"));
+				check_configuration(name);
+			}
+			break;
+
+		case T_AlterRoleSetStmt:
+		case T_AlterDatabaseSetStmt:
+			{
+				VariableSetStmt *stmt = IsA(parsetree, AlterRoleSetStmt) ?
+				((AlterRoleSetStmt *) parsetree)->setstmt :
+				((AlterDatabaseSetStmt *) parsetree)->setstmt;
+
+				if (stmt->kind == VAR_SET_VALUE &&
+					strncmp(stmt->name, "labelam.", 8) == 0)
+					check_configuration(stmt->name);
+			}
+			break;
+
+		case T_VariableSetStmt:
+			{
+				VariableSetStmt *stmt = (VariableSetStmt *) parsetree;
+
+				/*
+				 * RESET and SET ... TO DEFAULT go back to the server's
+				 * configuration, which is never a weakening
+				 */
+				if ((stmt->kind == VAR_SET_VALUE || stmt->kind == VAR_SET_CURRENT) &&
+					strncmp(stmt->name, "labelam.", 8) == 0)
+					check_configuration(stmt->name);
+			}
+			break;
+
+		default:
+			break;
+	}
+	return save;
+}
+
+void
+objects_utility_end(void *saved)
+{
+	if (saved)
+	{
+		objects_context = *(ObjectsContext *) saved;
+		pfree(saved);
+	}
+}
+
+void
+objects_init(void)
+{
+	if (process_shared_preload_libraries_in_progress &&
+		strstr(shared_preload_libraries_string, "sepgsql") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("labelam cannot be loaded together with sepgsql"),
+				 errdetail("Both would label and check the same database objects through the \"selinux\" label provider."),
+				 errhint("Remove sepgsql from shared_preload_libraries: labelam makes sepgsql's checks.")));
+
+	DefineCustomBoolVariable("labelam.object_checks",
+							 "Label database objects and check access to them (SE-PostgreSQL's object classes).",
+							 "Off: labelam decides rows only.",
+							 &objects_enabled,
+							 true,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("labelam.debug_audit",
+							 "Log every decision on a database object the session asks for, allowed ones too.",
+							 "As contrib/sepgsql's sepgsql.debug_audit; it can add log lines, never remove them.",
+							 &objects_debug_audit,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	register_label_provider(SEPGSQL_LABEL_TAG, sepgsql_object_relabel);
+}
