@@ -213,7 +213,8 @@ ok($ok, 'dump_labels=partial at s1 dumps') or diag($err);
 	'pg_dump', '-v', '-Fc', '-f', "$dir/low.custom", '-U', 'lowdump', '-d', $node->connstr('src'));
 my @warned = sort ($err =~ /WARNING:  dump of relation "(\w+)" is partial/g);
 is("@warned", 'col_t part_a part_b plain_t', 'pg_dump -v: a warning per table on stderr');
-unlike($err, qr/\b\d{3,}\b/, 'the warnings count no rows');
+my $warnings = join "\n", ($err =~ /^(.*(?:WARNING|DETAIL).*)$/mg);
+unlike($warnings, qr/\d{2,}|SECRET|:s3\b|s15/, 'the warnings count no rows, name no label');
 my $low = slurp_file("$dir/low.sql");
 unlike($low, qr/\t(?:r_s3|r_c5|dumper)-\d|sepgsql_(?:ro_)?table_t:s(?:3|9|15|2:c)/, 'the partial dump holds no row above s1');
 like($low, qr/^1001\tr_s1-1\tstaff_u:object_r:sepgsql_table_t:s1$/m,
