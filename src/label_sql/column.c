@@ -390,15 +390,18 @@ copy_to_as_query(CopyStmt *stmt)
 		return NULL;
 
 	rel = relation_openrv(stmt->relation, AccessShareLock);
-	has_column = is_labelheap_relation(rel) &&
-		labelheap_label_column_attnum(rel) != 0;
-	if (!is_labelheap_relation(rel) ||
-		(!has_column && !label_sql_dump_labels()))
+	if (!is_labelheap_relation(rel))
 	{
 		relation_close(rel, AccessShareLock);
 		return NULL;
 	}
-	label_sql_dump_check(rel);
+	has_column = labelheap_label_column_attnum(rel) != 0;
+	label_sql_dump_check(rel, has_column);
+	if (!has_column && !label_sql_dump_labels())
+	{
+		relation_close(rel, AccessShareLock);
+		return NULL;
+	}
 
 	if (stmt->attlist != NIL)
 	{

@@ -38,6 +38,14 @@
  *	42501, the COPY with it; no row is ever given another label.  A row
  *	whose label field is missing or NULL is an error too.
  *
+ * A safety net, not a boundary: pg_dump connects with application_name
+ * "pg_dump" (its fallback_application_name), and its COPY TO of a labelheap
+ * table without labelam.dump_labels is refused when the dump would lose
+ * labels (no declared label column) or rows (the session may not select
+ * every label of the table), so that forgetting PGOPTIONS never produces a
+ * dump that looks complete.  Anyone can set that name; doing so only makes
+ * their own COPY fail.
+ *
  * Neither setting gives anyone a way around the policy: dump_labels reads
  * labels with row_label(), which checks what it reveals; restore_labels
  * writes every row through INSERT (privileges, row-level security,
@@ -113,9 +121,22 @@ label_sql_dump_labels(void)
  * the session may not select every row it may hold.
  */
 void
-label_sql_dump_check(Relation rel)
+label_sql_dump_check(Relation rel, bool has_column)
 {
-	if (dump_labels == DUMP_LABELS_OFF || labelheap_selects_every_row(rel))
+	if (dump_labels == DUMP_LABELS_OFF)
+	{
+		if (application_name == NULL ||
+			strcmp(application_name, "pg_dump") != 0 ||
+			(has_column && labelheap_selects_every_row(rel)))
+			return;
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pg_dump of labelheap table \"%s\" needs labelam.dump_labels",
+						RelationGetRelationName(rel)),
+				 errdetail("Without it the dump would not carry every row's security label, or every row."),
+				 errhint("Run pg_dump with PGOPTIONS='-c labelam.dump_labels=on' at a label that may select every row.")));
+	}
+	if (labelheap_selects_every_row(rel))
 		return;
 	if (dump_labels == DUMP_LABELS_ON)
 		ereport(ERROR,

@@ -51,7 +51,7 @@ extern void label_sql_column_object_access(ObjectAccessType access,
 struct QueryCompletion;
 extern void label_sql_dump_init(void);
 extern bool label_sql_dump_labels(void);
-extern void label_sql_dump_check(Relation rel);
+extern void label_sql_dump_check(Relation rel, bool has_column);
 extern bool label_sql_restore_utility(struct PlannedStmt *pstmt,
 									  const char *queryString,
 									  struct QueryCompletion *qc);

@@ -107,6 +107,8 @@ sub run_env
 {
 	my ($env, @cmd) = @_;
 	local %ENV = (%ENV, %$env);
+	# pg_dump and pg_restore name themselves (the test framework sets PGAPPNAME)
+	delete $ENV{PGAPPNAME};
 	my ($stdout, $stderr);
 	my $ok = IPC::Run::run(\@cmd, '>', \$stdout, '2>', \$stderr);
 	return ($ok, $stdout // '', $stderr // '');
@@ -184,9 +186,16 @@ for my $role (qw(r_s0 r_s1 r_c5 r_s3))
 
 # ---- without the settings ----
 
+# pg_dump without dump_labels is refused tables whose labels it would lose
+my ($ok, $out, $err) = run_env({}, 'pg_dump', '-Fc', '-f', "$dir/nolabels.custom",
+	'-U', 'dumper', '-d', $node->connstr('src'));
+ok(!$ok, 'pg_dump without labelam.dump_labels fails');
+like($err, qr/pg_dump of labelheap table "(plain_t|part_a|part_b)" needs labelam.dump_labels/,
+	'naming the setting');
+
 # a labeled dump restored without restore_labels fails, never mislabels
 my $db = fresh_db();
-my ($ok, $out, $err) = run_env({}, 'pg_restore', '--section=pre-data', '-U', 'restorer', '-d',
+($ok, $out, $err) = run_env({}, 'pg_restore', '--section=pre-data', '-U', 'restorer', '-d',
 	$node->connstr($db), "$dir/d2");
 label_restorer($db, 'restorer', $TOP);
 ($ok, $out, $err) = run_env({}, 'pg_restore', '--section=data', '-U', 'restorer', '-d',
