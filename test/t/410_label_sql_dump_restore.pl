@@ -121,6 +121,7 @@ my @dumps = (
 	[ 'directory', [ '-Fd' ], [] ],
 	[ 'custom, pg_restore --jobs 2', [ '-Fc' ], [ '--jobs', '2' ] ],
 	[ 'directory, pg_dump and pg_restore --jobs 2', [ '-Fd', '--jobs', '2' ], [ '--jobs', '2' ] ],
+	[ 'custom, --load-via-partition-root', [ '-Fc', '--load-via-partition-root' ], [] ],
 );
 my $n = 0;
 for my $d (@dumps)
@@ -314,6 +315,23 @@ is($node->safe_psql('src', q{
 ($ok, $out, $err) = run_env(\%restenv, 'psql', '-X', '-v', 'VERBOSITY=verbose', '-U', 'r_s1', '-d', $src,
 	'-c', q{INSERT INTO col_t VALUES (9999, 'staff_u:object_r:sepgsql_table_t:s0', 'x')});
 like($err, qr/ERROR:  42501: permission denied/, 'A7: label column INSERT relabel still refused to staff');
+
+# A8: the restore's INSERT needs INSERT privilege like any other
+$node->safe_psql('src', 'CREATE TABLE priv (id int) USING labelheap; GRANT SELECT ON priv TO PUBLIC');
+{
+	local %ENV = (%ENV, PGOPTIONS => '-c labelam.restore_labels=on');
+	my ($o, $e);
+	IPC::Run::run([ 'psql', '-X', '-v', 'VERBOSITY=verbose', '-U', 'r_s0', '-d', $src,
+		'-c', 'COPY priv FROM STDIN' ], '<', \"1\tstaff_u:object_r:sepgsql_table_t:s0\n", '>', \$o, '2>', \$e);
+	like($e, qr/ERROR:  42501: permission denied for table priv/, 'A8: no INSERT privilege, no restore');
+	# A9: no COPY FROM a file through the restore path
+	IPC::Run::run([ 'psql', '-X', '-v', 'VERBOSITY=verbose', '-U', 'r_s0', '-d', $src,
+		'-c', q{COPY atk FROM '/etc/passwd'} ], '>', \$o, '2>', \$e);
+	like($e, qr/ERROR:  0A000: labelam.restore_labels restores relation "atk" only with COPY FROM STDIN/,
+		'A9: COPY FROM a file is refused with restore_labels');
+}
+is($node->safe_psql('src', 'SELECT count(*) FROM priv', extra_params => [ '-U', 'dumper' ]), '0',
+	'A8: nothing written');
 
 $node->stop;
 done_testing();
