@@ -11,7 +11,7 @@ CREATE SEQUENCE labelam.pg_security_secid_seq
 -- through an exclusion constraint over a hash index, because a btree
 -- unique index cannot hold labels longer than about 2.7kB; the C code
 -- depends on the index names.  Rows are only ever inserted, by
--- labelam.intern_label (or the storage engine) and by pg_restore.
+-- labelam.intern_label (or the storage engine).
 CREATE TABLE labelam.pg_security (
 	secid oid NOT NULL,
 	seclabel text COLLATE "C" NOT NULL,
@@ -19,8 +19,12 @@ CREATE TABLE labelam.pg_security (
 	CONSTRAINT pg_security_seclabel_key EXCLUDE USING hash (seclabel WITH =)
 ) USING heap;
 
-SELECT pg_catalog.pg_extension_config_dump('labelam.pg_security', '');
-SELECT pg_catalog.pg_extension_config_dump('labelam.pg_security_secid_seq', '');
+-- Not dumped: secids are this database's own numbering, as OIDs are.
+-- Dumps carry labels as text (the declared label column, or the label
+-- field of labelam.dump_labels), and a restore interns them as it writes
+-- the rows, in whatever order and number of jobs it restores tables, also
+-- into a database that holds labels already, where dumped secids would
+-- collide with the ones in use.
 
 GRANT USAGE ON SCHEMA labelam TO PUBLIC;
 GRANT SELECT ON labelam.pg_security TO PUBLIC;

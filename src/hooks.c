@@ -8,8 +8,9 @@
  * runs when, and in which order, is this file:
  *
  *	ProcessUtility
- *		label_sql/column.c	COPY t TO of a table with a label column runs
- *							as COPY (SELECT ...) TO
+ *		label_sql/column.c	COPY t TO of a table with a label column (or,
+ *							with labelam.dump_labels, of any labelheap
+ *							table) runs as COPY (SELECT ...) TO
  *		avc/boundaries.c	statement start (policy reload check), depth
  *		am/frames.c			the command's frame: its own scans are strict,
  *							COPY TO's filtered
@@ -17,6 +18,9 @@
  *							CREATE DATABASE's template for its label
  *		am/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/refuse.c			DDL after which rows would leave labelheap
+ *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
+ *							table whose lines carry labels runs there,
+ *							as one INSERT a row, instead of the rest
  *		(PostgreSQL)
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
@@ -82,7 +86,9 @@
  *
  *	am/handler.c		labelam.debug_own_write
  *	am/refuse.c			labelam.allow_unlabel
- *	am/new_label.c		labelam.insert_label, labelam.update_label
+ *	am/new_label.c		labelam.insert_label, labelam.update_label,
+ *						labelam.restore_labels
+ *	label_sql/dump.c	labelam.dump_labels
  *	label_store/dict.c	labelam.max_labels
  *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
  *						labelam.default_client_label,
@@ -169,9 +175,10 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		objects_saved = objects_utility_start(pstmt);
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
-		CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
-				  pstmt, queryString, readOnlyTree, context, params, queryEnv,
-				  dest, qc);
+		if (!label_sql_restore_utility(pstmt, queryString, qc))
+			CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
+					  pstmt, queryString, readOnlyTree, context, params,
+					  queryEnv, dest, qc);
 	}
 	PG_FINALLY();
 	{

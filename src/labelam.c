@@ -21,6 +21,7 @@
 #include "labelam.h"
 #include "label_store/label_store.h"
 #include "avc/avc.h"
+#include "label_sql/label_sql.h"
 #include "objects/objects.h"
 
 PG_MODULE_MAGIC;
@@ -44,6 +45,7 @@ _PG_init(void)
 	label_store_init();
 	avc_init();
 	objects_init();
+	label_sql_dump_init();
 
 	/* every server hook and callback: see src/hooks.c for what runs when */
 	labelam_hooks_install();

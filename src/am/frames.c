@@ -65,6 +65,13 @@ labelheap_frame_id(void)
 	return current_frame ? current_frame->id : 0;
 }
 
+/* the id of the frame the innermost one is nested in, 0 if none */
+uint64
+labelheap_frame_outer_id(void)
+{
+	return current_frame && current_frame->outer ? current_frame->outer->id : 0;
+}
+
 bool
 labelheap_frame_is_utility(NodeTag stmt)
 {

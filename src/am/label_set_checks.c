@@ -46,6 +46,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "am/labelheap.h"
 #include "am/label_set.h"
 #include "am/label_set_int.h"
 #include "am/labelheap_int.h"
@@ -165,6 +166,13 @@ bool
 labelheap_label_set_allowed(Relation rel, uint32 perms)
 {
 	return label_set_check(rel, perms, false);
+}
+
+/* for label_sql (am/labelheap.h): a dump is complete only if this holds */
+bool
+labelheap_selects_every_row(Relation rel)
+{
+	return label_set_check(rel, AVC_DB_TUPLE_SELECT, false);
 }
 
 void

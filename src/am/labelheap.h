@@ -46,4 +46,17 @@ extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,
 extern Oid	labelheap_label_column_type(void);
 extern AttrNumber labelheap_label_column_attnum(Relation rel);
 
+/*
+ * Restoring labels (new_label.c, see label_sql/dump.c): the setting
+ * labelam.restore_labels, and the label the next row inserted by an
+ * executor nested directly in the current frame gets, checked as a row
+ * inserted with the session's label for new rows and then relabeled.
+ */
+extern bool labelheap_restore_labels;
+extern void labelheap_restore_next_row(Oid secid);
+extern void labelheap_restore_forget(void);
+
+/* may the session select every label rel's rows carry (its label set)? */
+extern bool labelheap_selects_every_row(Relation rel);
+
 #endif							/* LABELHEAP_H */

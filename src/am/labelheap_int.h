@@ -40,6 +40,7 @@ labelheap_frame_mode(void)
 	return labelheap_current_read_mode;
 }
 extern uint64 labelheap_frame_id(void);
+extern uint64 labelheap_frame_outer_id(void);
 extern bool labelheap_frame_is_utility(NodeTag stmt);
 extern void labelheap_beyond_reach(Relation rel, const char *action)
 			pg_attribute_noreturn();

@@ -48,6 +48,20 @@
  * inserts it, within the same command, through the partitioned table into
  * another: the insert takes the deleted row's label.
  *
+ * Restoring (labelam.restore_labels, label_sql/dump.c): a row restored
+ * with a label other than the one it would get is checked as what it is,
+ * the session inserting the row with that default label and relabeling it:
+ * insert, update and relabelfrom on the default label, relabelto on the
+ * restored one.  So the setting lets a session do in one step exactly what
+ * INSERT followed by UPDATE with labelam.update_label would let it do in
+ * two; under an MLS policy, where insert needs the session's own level, an
+ * administrator restores rows of every level this way.  It applies to the
+ * declared label column (INSERT and COPY FROM) and to the label field that
+ * dump.c's COPY FROM reads for tables without one; dump.c hands that label
+ * to the one INSERT it runs for the row (labelheap_restore_next_row), whose
+ * executor frame is nested directly in the COPY's: code that INSERT runs
+ * (triggers, defaults) has frames of its own and never receives it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -108,6 +122,11 @@ typedef struct RewriteSource
 /* List of RewriteSource, in TopTransactionContext, until transaction end */
 static List *rewrite_sources = NIL;
 bool		labelheap_rewrite_active = false;
+
+/* labelam.restore_labels, and the label of the row being restored */
+bool		labelheap_restore_labels = false;
+static Oid	restore_secid = InvalidOid;
+static uint64 restore_frame;
 
 /* a row being moved to another partition (labelheap_row_moving) */
 static bool row_moving = false;
@@ -365,6 +384,39 @@ new_secid(Relation rel, uint32 *perms)
 }
 
 /*
+ * The checks of a row that gets label target instead of the label dflt it
+ * would have got with perms: with restore_labels, inserting it with dflt
+ * and relabeling it (see the file header); else insert and relabelto on
+ * target.
+ */
+static void
+require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
+{
+	if (labelheap_restore_labels)
+	{
+		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
+						  AVC_DB_TUPLE_RELABELFROM);
+		avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+	}
+	else
+		avc_require_tuple(rel, target,
+						  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+}
+
+void
+labelheap_restore_next_row(Oid secid)
+{
+	restore_secid = secid;
+	restore_frame = labelheap_frame_id();
+}
+
+void
+labelheap_restore_forget(void)
+{
+	restore_secid = InvalidOid;
+}
+
+/*
  * The label the row's declared label column asks for (see
  * label_sql/column.c), InvalidOid if the table has no such column or the
  * value is NULL.  The column's value is set to NULL in the slot: the data
@@ -396,17 +448,29 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	Oid			secid = new_secid(rel, &perms);
 	Oid			colsecid = column_secid(rel, slot);
 
+	/* the row dump.c restores, inserted by its own INSERT */
+	if (unlikely(OidIsValid(restore_secid)) &&
+		labelheap_frame_outer_id() == restore_frame)
+	{
+		colsecid = restore_secid;
+		restore_secid = InvalidOid;
+		if (perms == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("a restored row cannot carry another label")));
+	}
+
 	if (OidIsValid(colsecid) && colsecid != secid)
 	{
 		if (perms == 0)
 		{
 			avc_require_tuple(rel, secid,
 							  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
-			perms = AVC_DB_TUPLE_RELABELTO;
+			avc_require_tuple(rel, colsecid, AVC_DB_TUPLE_RELABELTO);
 		}
 		else
-			perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
-		secid = colsecid;
+			require_chosen_label(rel, secid, perms, colsecid);
+		return colsecid;
 	}
 	if (perms != 0)
 		avc_require_tuple(rel, secid, perms);
@@ -435,8 +499,7 @@ labelheap_batch_row_secid(Relation rel, LabelheapBatchLabel *batch,
 
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
-		avc_require_tuple(rel, colsecid,
-						  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+		require_chosen_label(rel, batch->secid, batch->perms, colsecid);
 		return colsecid;
 	}
 	if (!batch->checked && batch->perms != 0)
@@ -482,6 +545,7 @@ labelheap_labeling_xact(XactEvent event)
 	{
 		forget_rewrite_sources();
 		row_moving = false;
+		restore_secid = InvalidOid;
 		default_relid = InvalidOid;
 	}
 }
@@ -497,6 +561,15 @@ labelheap_labeling_init(void)
 							   PGC_USERSET,
 							   0,
 							   check_label_setting, NULL, NULL);
+
+	DefineCustomBoolVariable("labelam.restore_labels",
+							 "Restores labels from the label field that labelam.dump_labels writes, and checks restored labels as relabels.",
+							 "A row whose label differs from the one the session gives new rows needs insert, update and relabelfrom on that label and relabelto on its own.",
+							 &labelheap_restore_labels,
+							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 
 	DefineCustomStringVariable("labelam.update_label",
 							   "Security label that rows this session updates get (relabeling them).",

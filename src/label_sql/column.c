@@ -330,10 +330,50 @@ label_sql_column_object_access(ObjectAccessType access, Oid classId,
 		check_label_constraint(objectId);
 }
 
+/* a target of the column called name */
+static ResTarget *
+column_target(const char *name)
+{
+	ResTarget  *rt = makeNode(ResTarget);
+	ColumnRef  *cr = makeNode(ColumnRef);
+
+	cr->fields = list_make1(makeString(pstrdup(name)));
+	cr->location = -1;
+	rt->val = (Node *) cr;
+	rt->location = -1;
+	return rt;
+}
+
+/* labelam.row_label(alias.tableoid, alias.ctid), dump.c's label field */
+static ResTarget *
+row_label_target(const char *alias)
+{
+	ResTarget  *rt = makeNode(ResTarget);
+	FuncCall   *fc;
+	ColumnRef  *oidref = makeNode(ColumnRef);
+	ColumnRef  *tidref = makeNode(ColumnRef);
+
+	oidref->fields = list_make2(makeString(pstrdup(alias)),
+								makeString("tableoid"));
+	oidref->location = -1;
+	tidref->fields = list_make2(makeString(pstrdup(alias)),
+								makeString("ctid"));
+	tidref->location = -1;
+	fc = makeFuncCall(list_make2(makeString("labelam"),
+								 makeString("row_label")),
+					  list_make2(oidref, tidref), COERCE_EXPLICIT_CALL, -1);
+	rt->val = (Node *) fc;
+	rt->location = -1;
+	return rt;
+}
+
 /*
- * "COPY t [(cols)] TO" of a table with a label column, as
+ * "COPY t [(cols)] TO" of a labelheap table with a label column, as
  * "COPY (SELECT cols FROM ONLY t) TO", whose parse analysis reads the
- * labels.  NULL if stmt is anything else.
+ * labels; with labelam.dump_labels, of any labelheap table, a table
+ * without a label column writing its labels in a last field
+ * (label_sql/dump.c), after dump.c's check that the dump is complete.
+ * NULL if stmt is anything else.
  */
 static CopyStmt *
 copy_to_as_query(CopyStmt *stmt)
@@ -343,13 +383,21 @@ copy_to_as_query(CopyStmt *stmt)
 	RangeVar   *rv;
 	List	   *targets = NIL;
 	CopyStmt   *newstmt;
+	bool		has_column;
 
 	if (stmt->is_from || stmt->relation == NULL || stmt->query != NULL ||
 		!OidIsValid(labelheap_label_column_type()))
 		return NULL;
 
 	rel = relation_openrv(stmt->relation, AccessShareLock);
-	if (!is_labelheap_relation(rel) || labelheap_label_column_attnum(rel) == 0)
+	if (!is_labelheap_relation(rel))
+	{
+		relation_close(rel, AccessShareLock);
+		return NULL;
+	}
+	has_column = labelheap_label_column_attnum(rel) != 0;
+	label_sql_dump_check(rel, has_column);
+	if (!has_column && !label_sql_dump_labels())
 	{
 		relation_close(rel, AccessShareLock);
 		return NULL;
@@ -360,16 +408,7 @@ copy_to_as_query(CopyStmt *stmt)
 		ListCell   *lc;
 
 		foreach(lc, stmt->attlist)
-		{
-			ResTarget  *rt = makeNode(ResTarget);
-			ColumnRef  *cr = makeNode(ColumnRef);
-
-			cr->fields = list_make1(makeString(pstrdup(strVal(lfirst(lc)))));
-			cr->location = -1;
-			rt->val = (Node *) cr;
-			rt->location = -1;
-			targets = lappend(targets, rt);
-		}
+			targets = lappend(targets, column_target(strVal(lfirst(lc))));
 	}
 	else
 	{
@@ -379,25 +418,20 @@ copy_to_as_query(CopyStmt *stmt)
 		for (i = 0; i < desc->natts; i++)
 		{
 			Form_pg_attribute att = TupleDescAttr(desc, i);
-			ResTarget  *rt;
-			ColumnRef  *cr;
 
 			if (att->attisdropped || att->attgenerated)
 				continue;
-			rt = makeNode(ResTarget);
-			cr = makeNode(ColumnRef);
-			cr->fields = list_make1(makeString(pstrdup(NameStr(att->attname))));
-			cr->location = -1;
-			rt->val = (Node *) cr;
-			rt->location = -1;
-			targets = lappend(targets, rt);
+			targets = lappend(targets, column_target(NameStr(att->attname)));
 		}
 	}
+	if (!has_column)
+		targets = lappend(targets, row_label_target("labelam_dumped"));
 
 	/* the table found now, whatever the search_path finds later */
 	rv = makeRangeVar(get_namespace_name(RelationGetNamespace(rel)),
 					  pstrdup(RelationGetRelationName(rel)), -1);
 	rv->inh = false;
+	rv->alias = makeAlias("labelam_dumped", NIL);
 	relation_close(rel, NoLock);
 
 	select = makeNode(SelectStmt);

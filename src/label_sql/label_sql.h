@@ -43,4 +43,17 @@ extern void label_sql_column_object_access(ObjectAccessType access,
 										   Oid classId, Oid objectId,
 										   int subId, void *arg);
 
+/*
+ * dump.c: labels through pg_dump and pg_restore (labelam.dump_labels,
+ * labelam.restore_labels); the restore is called by src/hooks.c, the dump
+ * side by column.c's COPY TO rewrite.
+ */
+struct QueryCompletion;
+extern void label_sql_dump_init(void);
+extern bool label_sql_dump_labels(void);
+extern void label_sql_dump_check(Relation rel, bool has_column);
+extern bool label_sql_restore_utility(struct PlannedStmt *pstmt,
+									  const char *queryString,
+									  struct QueryCompletion *qc);
+
 #endif							/* LABEL_SQL_H */

@@ -4,8 +4,8 @@
 -- labels here are opaque text, not valid in the test clusters' policy
 SET labelam.debug_opaque_labels = on;
 
--- The catalog is a plain heap table whatever the default access method,
--- and pg_dump carries it and its sequence.
+-- The catalog is a plain heap table whatever the default access method;
+-- pg_dump does not carry it (dumps carry labels as text), only role_label.
 SELECT c.relname, a.amname
 FROM pg_class c JOIN pg_am a ON a.oid = c.relam
 WHERE c.oid = 'labelam.pg_security'::regclass;
