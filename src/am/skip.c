@@ -36,7 +36,7 @@
  * src/backend/access/heap/heapam.c, PostgreSQL 15.18,
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group,
  * Portions Copyright (c) 1994, Regents of the University of California;
- * sha256 prefix 0000000000000000 (scripts/check-drift.py).
+ * sha256 prefix f0a0bdbfe87909cf (scripts/check-drift.py).
  *
  *-------------------------------------------------------------------------
  */

@@ -159,35 +159,35 @@ same_results('after updates seen by an older snapshot');
 # in their middle, so that the outer INSERT's rows land ahead of the
 # cursor in ranges that held only s1 rows when the cursor was opened.
 $node->safe_psql('postgres', q{
-	CREATE FUNCTION fetch_behind() RETURNS text LANGUAGE plpgsql AS $$
+	CREATE FUNCTION fetch_behind(tbl text) RETURNS text LANGUAGE plpgsql AS $$
 	DECLARE
 		c refcursor := 'behind_c';
 		r record;
 	BEGIN
 		IF NOT EXISTS (SELECT 1 FROM pg_cursors WHERE name = 'behind_c') THEN
-			OPEN c FOR SELECT id FROM behind;
+			OPEN c FOR EXECUTE format('SELECT id FROM %I', tbl);
 		END IF;
 		FETCH c INTO r;
 		RETURN coalesce(r.id::text, 'none');
 	END $$;
-	GRANT EXECUTE ON FUNCTION fetch_behind() TO PUBLIC;
+	GRANT EXECUTE ON FUNCTION fetch_behind(text) TO PUBLIC;
 });
 my %fetched;
 for my $skip ('on', 'off')
 {
-	$node->safe_psql('postgres', q{
-		DROP TABLE IF EXISTS behind;
-		CREATE TABLE behind (id int, body text) USING labelheap;
-		CREATE INDEX behind_labels ON behind USING labelsummary (id);
-		GRANT ALL ON behind TO PUBLIC;
+	my $b = "behind_$skip";
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE $b (id int, body text) USING labelheap;
+		CREATE INDEX ${b}_labels ON $b USING labelsummary (id);
+		GRANT ALL ON $b TO PUBLIC;
 	});
-	as('r_s0', "INSERT INTO behind SELECT g, 'low' FROM generate_series(1, 50) g");
-	as('r_s1', "INSERT INTO behind SELECT g, repeat('h', 200) FROM generate_series(51, 5000) g");
-	as('r_s1', "DELETE FROM behind WHERE id BETWEEN 2000 AND 3500");
-	$node->safe_psql('postgres', 'VACUUM behind');
+	as('r_s0', "INSERT INTO $b SELECT g, 'low' FROM generate_series(1, 50) g");
+	as('r_s1', "INSERT INTO $b SELECT g, repeat('h', 200) FROM generate_series(51, 5000) g");
+	as('r_s1', "DELETE FROM $b WHERE id BETWEEN 2000 AND 3500");
+	$node->safe_psql('postgres', "VACUUM $b");
 	$fetched{$skip} = as('r_s0', "SET labelam.skip_ranges = $skip; SET enable_indexscan = off; SET enable_bitmapscan = off; "
-		  . "BEGIN; INSERT INTO behind SELECT 50000 + g, fetch_behind() FROM generate_series(1, 1000) g; "
-		  . "SELECT count(*) FILTER (WHERE body <> 'none' AND body::int > 50000) FROM behind WHERE id > 50000; ROLLBACK;");
+		  . "BEGIN; INSERT INTO $b SELECT 50000 + g, fetch_behind('$b') FROM generate_series(1, 1000) g; "
+		  . "SELECT count(*) FILTER (WHERE body <> 'none' AND body::int > 50000) FROM $b WHERE id > 50000; ROLLBACK;");
 }
 cmp_ok($fetched{off}, '>', 0, 'a cursor fetches rows its own transaction\'s outer INSERT wrote ahead of it');
 is($fetched{on}, $fetched{off},
@@ -276,6 +276,11 @@ is($node->safe_psql('postgres', q{
 	INSERT INTO ul SELECT generate_series(1, 10);
 	SELECT count(*) FROM ul; SELECT count(*) FROM labelam.verify_labels('ul')}), "10\n0",
 	'an unlogged table\'s summary is reset with the table after a crash');
+
+# the summary names labels per range: raw page readers are refused on it
+$node->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS pageinspect');
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT get_raw_page('doc_labels', 1)");
+like($err, qr/permission denied|refuse/i, 'get_raw_page on a label summary is refused');
 
 $node->stop;
 done_testing();
