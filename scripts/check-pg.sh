@@ -21,16 +21,30 @@
 
 PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
 AM_NAME_TESTS="create_index create_am psql"
-DRIFT_FILE=src/backend/access/heap/heapam_handler.c
+# the sources labelam copied functions from (scripts/check-drift.py)
+DRIFT_FILES="src/backend/access/heap/heapam_handler.c src/backend/access/heap/heapam.c"
+
+# copies the drift files missing from $SUITE/src out of the source tree $1
+_check_pg_drift_files() {
+	local f
+	for f in $DRIFT_FILES; do
+		[ -f "$SUITE/src/$f" ] && continue
+		[ -f "$1/$f" ] || return 1
+		mkdir -p "$SUITE/src/$(dirname "$f")"
+		cp "$1/$f" "$SUITE/src/$f" && chmod a+r "$SUITE/src/$f"
+	done
+}
 
 _check_pg_fetch() {
 	local ver upstream src tarball
 	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
 	upstream=${ver%%-*}
 	SUITE=$PG_SUITES/$upstream/suite
-	[ -f "$SUITE/regress/lib/regress.so" ] && [ -f "$SUITE/src/$DRIFT_FILE" ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	src=$PG_SUITES/$upstream/src/postgresql-$upstream
+	# a cached suite from before a drift file was added: add it, in place
+	# (other runs may be using the suite)
+	[ -f "$SUITE/regress/lib/regress.so" ] && _check_pg_drift_files "$src" && return 0
+	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
 		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 			# mirror the Debian archive's deb822 stanzas as deb-src
@@ -79,9 +93,7 @@ _check_pg_fetch() {
 			[ -f "$f" ] && cp "$f" "$SUITE/isolation/expected/"
 		done
 	done
-	# the sources labelam copied functions from (scripts/check-drift.py)
-	mkdir -p "$SUITE/src/$(dirname "$DRIFT_FILE")"
-	cp "$src/$DRIFT_FILE" "$SUITE/src/$DRIFT_FILE"
+	_check_pg_drift_files "$src" || die "no $DRIFT_FILES in $src"
 	chmod -R a+rX "$PG_SUITES"
 }
 
