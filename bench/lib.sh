@@ -3,7 +3,7 @@
 # timing and medians.  Needs scripts/pgenv.sh sourced first.
 
 # --- durations and sizes (env overrides, so that development runs are short)
-BENCH_SECONDS=${BENCH_SECONDS:-40}		# one pgbench run
+BENCH_SECONDS=${BENCH_SECONDS:-60}		# one pgbench run
 BENCH_ROUNDS=${BENCH_ROUNDS:-3}			# runs per variant; the median is reported
 BENCH_SCALE=${BENCH_SCALE:-10}			# pgbench scale
 BENCH_CLIENTS=${BENCH_CLIENTS:-2}		# pgbench clients (= threads)

@@ -50,13 +50,15 @@ psql_q -d skip -c "
 # clustered: run j of SRUN rows written by a session of label j; the
 # interleaved table gets the same rows in runs of SINT rows, the run's
 # label from a random permutation, in one psql that reconnects per run
+SKIP_CONN=()
+for j in $(seq 0 99); do SKIP_CONN[$j]=$(writer_conn skip "$(skip_label "$j")"); done
 for j in $(seq 0 99); do
-	echo "\\connect \"$(writer_conn skip "$(skip_label "$j")")\""
+	echo "\\connect \"${SKIP_CONN[$j]}\""
 	echo "INSERT INTO t_clu SELECT i, i % 1000, md5(i::text) FROM generate_series($((j * SRUN)), least($(((j + 1) * SRUN - 1)), $SN - 1)) i;"
 done >"$WORK/skip_clu.sql"
 psql_q -f "$WORK/skip_clu.sql" >/dev/null || die "loading t_clu failed"
-# rows of label j: ids j*SRUN .. ; run r of the interleaved table takes the
-# next SINT rows of label perm[r % 100] (so every label's rows are spread
+# rows of label j: ids j*SRUN .. ; each run of the interleaved table takes
+# the next SINT rows of a label drawn at random (so every label's rows are spread
 # over the whole table)
 awk -v n="$SN" -v run="$SRUN" -v sint="$SINT" 'BEGIN {
 	srand(42)
@@ -68,10 +70,9 @@ awk -v n="$SN" -v run="$SRUN" -v sint="$SINT" 'BEGIN {
 		printf "%d %d %d\n", j, next_id[j], hi
 		next_id[j] = hi + 1; if (next_id[j] > last[j]) { alive[j] = 0; left-- }
 	}
-}' | while read -r j lo hi; do
-	echo "\\connect \"$(writer_conn skip "$(skip_label "$j")")\""
-	echo "INSERT INTO t_int SELECT i, i % 1000, md5(i::text) FROM generate_series($lo, $hi) i;"
-done >"$WORK/skip_int.sql"
+}' | awk 'NR == FNR { conn[NR - 1] = $0; next }
+	{ printf "\\connect \"%s\"\nINSERT INTO t_int SELECT i, i %% 1000, md5(i::text) FROM generate_series(%d, %d) i;\n", conn[$1], $2, $3 }' \
+	<(printf '%s\n' "${SKIP_CONN[@]}") - >"$WORK/skip_int.sql"
 psql_q -f "$WORK/skip_int.sql" >/dev/null || die "loading t_int failed"
 psql_q -U "$(top_role skip)" -d skip -c "VACUUM (FREEZE, ANALYZE) t_clu, t_int, t_rlsf, t_rlsp" -c CHECKPOINT >/dev/null ||
 	die "skip tables: vacuum failed"
