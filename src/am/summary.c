@@ -31,7 +31,7 @@
  * every tuple present.  A range past the end of the summary is read, never
  * skipped.
  *
- * The build (CREATE INDEX, REINDEX, [CONCURRENTLY]) writes the metapage
+ * The build (summary_am.c; CREATE INDEX, REINDEX, [CONCURRENTLY]) writes the metapage
  * first, then merges what it reads from the heap into the entries, which
  * concurrent writers (CONCURRENTLY) may be adding to at the same time:
  * a writer that finds no metapage yet placed its tuple before the build
@@ -68,54 +68,10 @@
 #include "utils/syscache.h"
 
 #include "am/labelheap_int.h"
-#include "am/summary.h"
+#include "am/summary_int.h"
 
-PG_FUNCTION_INFO_V1(labelsummary_handler);
-
-#define LABELSUMMARY_MAGIC		0x4C53554D	/* "LSUM" */
-#define LABELSUMMARY_VERSION	1
-#define LABELSUMMARY_METAPAGE	0
-
-/* special space of every summary page */
-typedef struct LabelSummaryOpaque
-{
-	uint32		magic;
-	uint16		kind;			/* LS_KIND_* */
-	uint16		unused;
-} LabelSummaryOpaque;
-
-#define LS_KIND_META	1
-#define LS_KIND_ENTRIES	2
-
-typedef struct LabelSummaryMeta
-{
-	uint32		version;
-	uint32		pages_per_range;
-	uint32		slots;
-} LabelSummaryMeta;
-
-#define LS_CONTENTS_SIZE \
-	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(LabelSummaryOpaque)))
-#define LS_ENTRIES_PER_PAGE \
-	((int) (LS_CONTENTS_SIZE / sizeof(LabelSummaryEntry)))
-
-#define LS_OPAQUE(page)	((LabelSummaryOpaque *) PageGetSpecialPointer(page))
-#define LS_ENTRIES(page) ((LabelSummaryEntry *) PageGetContents(page))
-
-static inline BlockNumber
-range_block(BlockNumber range)
-{
-	return 1 + range / LS_ENTRIES_PER_PAGE;
-}
-
-static inline int
-range_slot(BlockNumber range)
-{
-	return range % LS_ENTRIES_PER_PAGE;
-}
-
-static void
-init_page(Page page, uint16 kind)
+void
+summary_init_page(Page page, uint16 kind)
 {
 	LabelSummaryOpaque *opaque;
 
@@ -141,8 +97,8 @@ init_page(Page page, uint16 kind)
 	}
 }
 
-static bool
-page_is(Page page, uint16 kind)
+bool
+summary_page_is(Page page, uint16 kind)
 {
 	return !PageIsNew(page) &&
 		PageGetSpecialSize(page) == MAXALIGN(sizeof(LabelSummaryOpaque)) &&
@@ -154,8 +110,8 @@ page_is(Page page, uint16 kind)
 		  ((LabelSummaryMeta *) PageGetContents(page))->slots == LABELSUMMARY_SLOTS));
 }
 
-static void
-report_corrupt(Relation index, BlockNumber blkno)
+void
+summary_report_corrupt(Relation index, BlockNumber blkno)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -181,8 +137,8 @@ labelheap_summary_covers(const LabelSummaryEntry *entry, Oid secid)
 }
 
 /* adds secid to entry; false if it was there already */
-static bool
-entry_add(LabelSummaryEntry *entry, Oid secid)
+bool
+summary_entry_add(LabelSummaryEntry *entry, Oid secid)
 {
 	if (labelheap_summary_covers(entry, secid))
 		return false;
@@ -205,9 +161,9 @@ entry_merge(LabelSummaryEntry *dst, const LabelSummaryEntry *src)
 	int			i;
 
 	if (src->nlabels == LABELSUMMARY_ANY)
-		return entry_add(dst, InvalidOid);
+		return summary_entry_add(dst, InvalidOid);
 	for (i = 0; i < src->nlabels && i < LABELSUMMARY_SLOTS; i++)
-		changed |= entry_add(dst, src->secids[i]);
+		changed |= summary_entry_add(dst, src->secids[i]);
 	return changed;
 }
 
@@ -258,7 +214,7 @@ extend_to(Relation index, BlockNumber blkno)
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		state = GenericXLogStart(index);
 		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-		init_page(page, LS_KIND_ENTRIES);
+		summary_init_page(page, LS_KIND_ENTRIES);
 		GenericXLogFinish(state);
 		UnlockReleaseBuffer(buf);
 		nblocks++;
@@ -273,8 +229,8 @@ extend_to(Relation index, BlockNumber blkno)
  * first; one WAL record, only if something changed.  *result, if given,
  * gets the first entry as it is afterwards.
  */
-static bool
-merge_into_block(Relation index, BlockNumber blkno, int first,
+bool
+summary_merge_into_block(Relation index, BlockNumber blkno, int first,
 				 const LabelSummaryEntry *add, int n,
 				 LabelSummaryEntry *result)
 {
@@ -291,8 +247,8 @@ merge_into_block(Relation index, BlockNumber blkno, int first,
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!page_is(page, LS_KIND_ENTRIES))
-		report_corrupt(index, blkno);
+	if (!summary_page_is(page, LS_KIND_ENTRIES))
+		summary_report_corrupt(index, blkno);
 	entries = LS_ENTRIES(page);
 	for (i = 0; i < n && !needed; i++)
 	{
@@ -314,10 +270,10 @@ merge_into_block(Relation index, BlockNumber blkno, int first,
 		GenericXLogState *state = GenericXLogStart(index);
 
 		page = GenericXLogRegisterBuffer(state, buf, 0);
-		if (!page_is(page, LS_KIND_ENTRIES))
+		if (!summary_page_is(page, LS_KIND_ENTRIES))
 		{
 			GenericXLogAbort(state);
-			report_corrupt(index, blkno);
+			summary_report_corrupt(index, blkno);
 		}
 		entries = LS_ENTRIES(page);
 		needed = false;
@@ -341,8 +297,8 @@ merge_into_block(Relation index, BlockNumber blkno, int first,
 
 static Oid labelsummary_am_oid = InvalidOid;
 
-static Oid
-summary_am(void)
+Oid
+summary_am_oid(void)
 {
 	if (!OidIsValid(labelsummary_am_oid))
 		labelsummary_am_oid = get_index_am_oid("labelsummary", true);
@@ -363,7 +319,7 @@ summary_cache(Relation rel)
 
 	memset(&sc, 0, sizeof(sc));
 	sc.last_range = InvalidBlockNumber;
-	amoid = summary_am();
+	amoid = summary_am_oid();
 	indexes = OidIsValid(amoid) ? RelationGetIndexList(rel) : NIL;
 	foreach(lc, indexes)
 	{
@@ -450,8 +406,8 @@ labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid)
 		bool		done;
 
 		memset(&add, 0, sizeof(add));
-		entry_add(&add, secid);
-		done = merge_into_block(index, range_block(range), range_slot(range),
+		summary_entry_add(&add, secid);
+		done = summary_merge_into_block(index, summary_range_block(range), summary_range_slot(range),
 								&add, 1, &now);
 		index_close(index, NoLock);
 
@@ -475,7 +431,7 @@ labelheap_summary_entry(Relation index, BlockNumber heapblk,
 						LabelSummaryEntry *entry)
 {
 	BlockNumber range = heapblk / LABELSUMMARY_PAGES_PER_RANGE;
-	BlockNumber blkno = range_block(range);
+	BlockNumber blkno = summary_range_block(range);
 	Buffer		buf;
 	Page		page;
 
@@ -484,12 +440,12 @@ labelheap_summary_entry(Relation index, BlockNumber heapblk,
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!page_is(page, LS_KIND_ENTRIES))
+	if (!summary_page_is(page, LS_KIND_ENTRIES))
 	{
 		UnlockReleaseBuffer(buf);
 		return false;			/* verify_labels reports it */
 	}
-	*entry = LS_ENTRIES(page)[range_slot(range)];
+	*entry = LS_ENTRIES(page)[summary_range_slot(range)];
 	UnlockReleaseBuffer(buf);
 	return true;
 }
@@ -510,345 +466,11 @@ labelheap_summary_corrupt(Relation index, BlockNumber heapblk, Oid secid)
 		return false;
 	buf = ReadBuffer(index, LABELSUMMARY_METAPAGE);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	meta_ok = page_is(BufferGetPage(buf), LS_KIND_META);
+	meta_ok = summary_page_is(BufferGetPage(buf), LS_KIND_META);
 	UnlockReleaseBuffer(buf);
 	if (!meta_ok)
 		return true;
 	if (!labelheap_summary_entry(index, heapblk, &entry))
 		return false;
 	return !labelheap_summary_covers(&entry, secid);
-}
-
-/* ----------------------------------------------------------------
- * The index access method
- * ----------------------------------------------------------------
- */
-
-static void
-write_metapage(Relation index)
-{
-	Buffer		buf;
-	GenericXLogState *state;
-	Page		page;
-
-	LockRelationForExtension(index, ExclusiveLock);
-	buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
-	UnlockRelationForExtension(index, ExclusiveLock);
-	if (BufferGetBlockNumber(buf) != LABELSUMMARY_METAPAGE)
-		elog(ERROR, "label summary \"%s\" is not empty",
-			 RelationGetRelationName(index));
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-	init_page(page, LS_KIND_META);
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(buf);
-}
-
-/* counts the label summaries of heap (at most LABELSUMMARY_MAX_INDEXES) */
-static void
-check_summary_count(Relation heap, Relation index)
-{
-	List	   *indexes = RelationGetIndexList(heap);
-	ListCell   *lc;
-	int			n = 0;
-
-	foreach(lc, indexes)
-	{
-		HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(lfirst_oid(lc)));
-
-		if (HeapTupleIsValid(tup))
-		{
-			if (((Form_pg_class) GETSTRUCT(tup))->relam == index->rd_rel->relam)
-				n++;
-			ReleaseSysCache(tup);
-		}
-	}
-	list_free(indexes);
-	if (n > LABELSUMMARY_MAX_INDEXES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("relation \"%s\" may have at most %d label summaries",
-						RelationGetRelationName(heap),
-						LABELSUMMARY_MAX_INDEXES)));
-}
-
-/*
- * Reads every heap block (every tuple with storage, whatever its
- * visibility) and merges the labels into the summary, a summary page's
- * worth of ranges at a time.  Only labels are read: no tuple reaches any
- * expression, so this build, unlike others, is not a strict read.
- */
-static IndexBuildResult *
-labelsummary_build(Relation heap, Relation index, IndexInfo *indexInfo)
-{
-	IndexBuildResult *result = palloc0(sizeof(IndexBuildResult));
-	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
-	LabelSummaryEntry *batch = palloc0(LS_ENTRIES_PER_PAGE * sizeof(LabelSummaryEntry));
-	BlockNumber nblocks;
-	BlockNumber blk;
-	BlockNumber batch_first = 0;	/* first range of the batch */
-	bool		labelheap = is_labelheap_relation(heap);
-
-	check_summary_count(heap, index);
-	write_metapage(index);
-
-	/* a summary of a table of another access method stays empty */
-	nblocks = labelheap ? RelationGetNumberOfBlocks(heap) : 0;
-	for (blk = 0; blk < nblocks; blk++)
-	{
-		BlockNumber range = blk / LABELSUMMARY_PAGES_PER_RANGE;
-		Buffer		buf;
-		Page		page;
-		OffsetNumber off,
-					maxoff;
-
-		CHECK_FOR_INTERRUPTS();
-		if (range - batch_first >= (BlockNumber) LS_ENTRIES_PER_PAGE)
-		{
-			(void) merge_into_block(index, range_block(batch_first), 0,
-									batch, LS_ENTRIES_PER_PAGE, NULL);
-			memset(batch, 0, LS_ENTRIES_PER_PAGE * sizeof(LabelSummaryEntry));
-			batch_first = range;
-		}
-
-		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		maxoff = PageIsNew(page) ? InvalidOffsetNumber : PageGetMaxOffsetNumber(page);
-		for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
-		{
-			ItemId		lp = PageGetItemId(page, off);
-
-			if (!ItemIdIsNormal(lp))
-				continue;
-			entry_add(&batch[range - batch_first],
-					  labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
-											 ItemIdGetLength(lp)));
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	if (nblocks > 0)
-	{
-		BlockNumber last = (nblocks - 1) / LABELSUMMARY_PAGES_PER_RANGE;
-
-		(void) merge_into_block(index, range_block(batch_first), 0, batch,
-								last - batch_first + 1, NULL);
-	}
-	FreeAccessStrategy(strategy);
-	pfree(batch);
-
-	/* leave the table's reltuples alone (index_update_stats) */
-	result->heap_tuples = -1;
-	result->index_tuples = 0;
-	return result;
-}
-
-/* the init fork of an unlogged table's summary: a metapage (bloom's way) */
-static void
-labelsummary_buildempty(Relation index)
-{
-	Page		page = (Page) palloc(BLCKSZ);
-
-	init_page(page, LS_KIND_META);
-	PageSetChecksumInplace(page, LABELSUMMARY_METAPAGE);
-	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, LABELSUMMARY_METAPAGE,
-			  (char *) page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM,
-				LABELSUMMARY_METAPAGE, page, true);
-	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
-	pfree(page);
-}
-
-/* writers keep the summary (write.c), HOT updates included */
-static bool
-labelsummary_insert(Relation index, Datum *values, bool *isnull,
-					ItemPointer heap_tid, Relation heap,
-					IndexUniqueCheck checkUnique, bool indexUnchanged,
-					IndexInfo *indexInfo)
-{
-	return false;
-}
-
-static IndexBulkDeleteResult *
-labelsummary_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
-						IndexBulkDeleteCallback callback, void *callback_state)
-{
-	return stats;
-}
-
-static IndexBulkDeleteResult *
-labelsummary_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
-{
-	return stats;
-}
-
-/* never a path: no operators, no scan callbacks */
-static void
-labelsummary_costestimate(struct PlannerInfo *root, struct IndexPath *path,
-						  double loop_count, Cost *indexStartupCost,
-						  Cost *indexTotalCost, Selectivity *indexSelectivity,
-						  double *indexCorrelation, double *indexPages)
-{
-	*indexStartupCost = 1.0e10;
-	*indexTotalCost = 1.0e10;
-	*indexSelectivity = 1.0;
-	*indexCorrelation = 0.0;
-	*indexPages = 1.0;
-}
-
-static bytea *
-labelsummary_options(Datum reloptions, bool validate)
-{
-	if (validate && reloptions != (Datum) 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("label summaries take no storage parameters")));
-	return NULL;
-}
-
-static bool
-labelsummary_validate(Oid opclassoid)
-{
-	return true;
-}
-
-static IndexScanDesc
-labelsummary_beginscan(Relation index, int nkeys, int norderbys)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("label summary \"%s\" cannot be scanned",
-					RelationGetRelationName(index))));
-	return NULL;
-}
-
-static void
-labelsummary_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
-					ScanKey orderbys, int norderbys)
-{
-}
-
-static void
-labelsummary_endscan(IndexScanDesc scan)
-{
-}
-
-Datum
-labelsummary_handler(PG_FUNCTION_ARGS)
-{
-	IndexAmRoutine *amroutine = makeNode(IndexAmRoutine);
-
-	amroutine->amstrategies = 0;
-	amroutine->amsupport = 0;
-	amroutine->amoptsprocnum = 0;
-	amroutine->amcanorder = false;
-	amroutine->amcanorderbyop = false;
-	amroutine->amcanbackward = false;
-	amroutine->amcanunique = false;
-	amroutine->amcanmulticol = false;
-	amroutine->amoptionalkey = true;
-	amroutine->amsearcharray = false;
-	amroutine->amsearchnulls = false;
-	amroutine->amstorage = false;
-	amroutine->amclusterable = false;
-	amroutine->ampredlocks = false;
-	amroutine->amcanparallel = false;
-	amroutine->amcaninclude = false;
-	amroutine->amusemaintenanceworkmem = false;
-	amroutine->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
-	amroutine->amkeytype = InvalidOid;
-
-	amroutine->ambuild = labelsummary_build;
-	amroutine->ambuildempty = labelsummary_buildempty;
-	amroutine->aminsert = labelsummary_insert;
-	amroutine->ambulkdelete = labelsummary_bulkdelete;
-	amroutine->amvacuumcleanup = labelsummary_vacuumcleanup;
-	amroutine->amcanreturn = NULL;
-	amroutine->amcostestimate = labelsummary_costestimate;
-	amroutine->amoptions = labelsummary_options;
-	amroutine->amproperty = NULL;
-	amroutine->ambuildphasename = NULL;
-	amroutine->amvalidate = labelsummary_validate;
-	amroutine->amadjustmembers = NULL;
-	amroutine->ambeginscan = labelsummary_beginscan;
-	amroutine->amrescan = labelsummary_rescan;
-	amroutine->amgettuple = NULL;
-	amroutine->amgetbitmap = NULL;
-	amroutine->amendscan = labelsummary_endscan;
-	amroutine->ammarkpos = NULL;
-	amroutine->amrestrpos = NULL;
-	amroutine->amestimateparallelscan = NULL;
-	amroutine->aminitparallelscan = NULL;
-	amroutine->amparallelrescan = NULL;
-
-	PG_RETURN_POINTER(amroutine);
-}
-
-/*
- * labelam.label_summary(index): each range's entry, for superusers (it
- * names labels the caller may not select) and tests.  labels is NULL for
- * "any label".
- */
-PG_FUNCTION_INFO_V1(labelam_label_summary);
-
-Datum
-labelam_label_summary(PG_FUNCTION_ARGS)
-{
-	Relation	index = index_open(PG_GETARG_OID(0), AccessShareLock);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	BlockNumber nblocks;
-	BlockNumber blkno;
-
-	if (index->rd_rel->relam != summary_am())
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a label summary",
-						RelationGetRelationName(index))));
-	InitMaterializedSRF(fcinfo, 0);
-	nblocks = RelationGetNumberOfBlocks(index);
-	for (blkno = 1; blkno < nblocks; blkno++)
-	{
-		Buffer		buf = ReadBuffer(index, blkno);
-		Page		page;
-		int			i;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!page_is(page, LS_KIND_ENTRIES))
-		{
-			UnlockReleaseBuffer(buf);
-			continue;
-		}
-		for (i = 0; i < LS_ENTRIES_PER_PAGE; i++)
-		{
-			LabelSummaryEntry *e = &LS_ENTRIES(page)[i];
-			Datum		values[3];
-			bool		nulls[3] = {false, false, false};
-			BlockNumber range = (blkno - 1) * LS_ENTRIES_PER_PAGE + i;
-
-			if (e->nlabels == 0)
-				continue;
-			values[0] = Int64GetDatum((int64) range * LABELSUMMARY_PAGES_PER_RANGE);
-			values[1] = Int64GetDatum((int64) (range + 1) * LABELSUMMARY_PAGES_PER_RANGE - 1);
-			if (e->nlabels == LABELSUMMARY_ANY)
-				nulls[2] = true;
-			else
-			{
-				Datum		d[LABELSUMMARY_SLOTS];
-				int			j;
-
-				for (j = 0; j < e->nlabels && j < LABELSUMMARY_SLOTS; j++)
-					d[j] = ObjectIdGetDatum(e->secids[j]);
-				values[2] = PointerGetDatum(construct_array(d, j, OIDOID,
-															sizeof(Oid), true,
-															TYPALIGN_INT));
-			}
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-								 values, nulls);
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	index_close(index, AccessShareLock);
-	return (Datum) 0;
 }
