@@ -48,7 +48,7 @@ bench_cluster_conf() {
 		"shared_buffers = '1GB'" "max_wal_size = '8GB'" "checkpoint_timeout = '30min'"
 		"fsync = on" "synchronous_commit = on" "autovacuum = off"
 		"max_parallel_workers_per_gather = 0" "jit = off"
-		"max_connections = 50"
+		"max_connections = 120"
 		"labelam.provider = 'sepol'" "labelam.policy_file = '$BENCH_POLICY'"
 		"labelam.default_client_label = '$ADMIN_LABEL'"
 		"labelam.max_labels = $((BENCH_LABELS + ${BENCH_LABELS_CANON:-10000} + 1000))"

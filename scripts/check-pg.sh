@@ -20,7 +20,10 @@
 # Standalone: scripts/check-pg.sh [mode ...]; sourced by run-tests.sh.
 
 PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
-AM_NAME_TESTS="create_index create_am psql"
+# tests that list access methods or operator classes: labelam's own
+# (labelheap, and labelsummary with its operator class, which has no
+# operators) appear in their listings
+AM_NAME_TESTS="create_index create_am psql amutils opr_sanity"
 # the sources labelam copied functions from (scripts/check-drift.py)
 DRIFT_FILES="src/backend/access/heap/heapam_handler.c src/backend/access/heap/heapam.c"
 
@@ -108,10 +111,10 @@ _check_pg_drift() {
 }
 
 # Does TEST's output differ from the expected only by lines naming
-# labelheap, the row counts of those listings and the column widths they
+# labelheap or labelsummary, the row counts of those listings and the column widths they
 # change?  $1 test, $2 expected dir, $3 results dir
 _only_am_name_diffs() {
-	local test=$1 norm='/labelheap/d; /^([0-9][0-9]* rows\{0,1\})$/d; s/[[:space:]]//g; s/-\{2,\}/-/g'
+	local test=$1 norm='/labelheap\|labelsummary/d; /^([0-9][0-9]* rows\{0,1\})$/d; s/[[:space:]]//g; s/-\{2,\}/-/g'
 	cmp -s <(sed "$norm" "$2/$test.out") <(sed "$norm" "$3/$test.out")
 }
 

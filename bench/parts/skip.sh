@@ -3,12 +3,12 @@
 #   clustered          labelheap + label summary, rows arriving in one run a
 #                      label (BENCH_SKIP_ROWS / 100 rows each), skipping on
 #   clustered-noskip   the same table, labelam.skip_ranges = off
-#   interleaved        labelheap + summary, the same rows in runs of
-#                      BENCH_INTERLEAVE rows whose labels follow a random
-#                      permutation (MLS lets a session write only rows of its
-#                      own level, so the labels change per run of rows, one
-#                      connection a run; every summary range holds several
-#                      labels, i.e. reads as "any label")
+#   interleaved        labelheap + summary, the same rows written by 100
+#                      sessions at once (MLS lets a session write only rows
+#                      of its own level), each a label, in statements of
+#                      BENCH_INTERLEAVE rows taken in a random order: rows
+#                      of many labels in every block range, whose summary
+#                      then reads "any label"
 #   interleaved-noskip the same table, skipping off
 #   rls-func           heap + secid column, a SELECT policy calling
 #                      labelam.check_row_access(secid, '{select}')
@@ -57,9 +57,10 @@ for j in $(seq 0 99); do
 	echo "INSERT INTO t_clu SELECT i, i % 1000, md5(i::text) FROM generate_series($((j * SRUN)), least($(((j + 1) * SRUN - 1)), $SN - 1)) i;"
 done >"$WORK/skip_clu.sql"
 psql_q -f "$WORK/skip_clu.sql" >/dev/null || die "loading t_clu failed"
-# rows of label j: ids j*SRUN .. ; each run of the interleaved table takes
-# the next SINT rows of a label drawn at random (so every label's rows are spread
-# over the whole table)
+# Interleaved: 100 writer sessions at once, one per label (a session starts
+# by loading the policy, so one connection a run of rows would take hours),
+# each fed its label's runs of SINT rows through a pipe, the runs in a
+# random order; the writers' rows interleave in the table as they run.
 awk -v n="$SN" -v run="$SRUN" -v sint="$SINT" 'BEGIN {
 	srand(42)
 	for (j = 0; j < 100; j++) { next_id[j] = j * run; last[j] = (j + 1) * run - 1; if (last[j] > n - 1) last[j] = n - 1 }
@@ -70,15 +71,30 @@ awk -v n="$SN" -v run="$SRUN" -v sint="$SINT" 'BEGIN {
 		printf "%d %d %d\n", j, next_id[j], hi
 		next_id[j] = hi + 1; if (next_id[j] > last[j]) { alive[j] = 0; left-- }
 	}
-}' | awk 'NR == FNR { conn[NR - 1] = $0; next }
-	{ printf "\\connect \"%s\"\nINSERT INTO t_int SELECT i, i %% 1000, md5(i::text) FROM generate_series(%d, %d) i;\n", conn[$1], $2, $3 }' \
-	<(printf '%s\n' "${SKIP_CONN[@]}") - >"$WORK/skip_int.sql"
-psql_q -f "$WORK/skip_int.sql" >/dev/null || die "loading t_int failed"
+}' >"$WORK/skip_int.runs"
+mkdir -p "$WORK/skip_fifo"
+SKIP_PIDS=()
+declare -A SKIP_FD
+for j in $(seq 0 99); do
+	mkfifo "$WORK/skip_fifo/$j"
+	[ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$WORK/skip_fifo/$j"
+	as_user "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d "${SKIP_CONN[$j]}" -f "$WORK/skip_fifo/$j" \
+		>/dev/null 2>>"$WORK/skip_int.err" &
+	SKIP_PIDS+=($!)
+	exec {fd}>"$WORK/skip_fifo/$j"
+	SKIP_FD[$j]=$fd
+done
+while read -r j lo hi; do
+	echo "INSERT INTO t_int SELECT i, i % 1000, md5(i::text) FROM generate_series($lo, $hi) i;" >&"${SKIP_FD[$j]}"
+done <"$WORK/skip_int.runs"
+for j in $(seq 0 99); do eval "exec ${SKIP_FD[$j]}>&-"; done
+wait "${SKIP_PIDS[@]}"
+[ -s "$WORK/skip_int.err" ] && { cat "$WORK/skip_int.err" >&2; die "loading t_int failed"; }
 psql_q -U "$(top_role skip)" -d skip -c "VACUUM (FREEZE, ANALYZE) t_clu, t_int, t_rlsf, t_rlsp" -c CHECKPOINT >/dev/null ||
 	die "skip tables: vacuum failed"
 psql_q -d skip -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FROM pg_class WHERE relname IN ('t_clu', 't_int', 't_rlsf', 't_rlsp', 't_clu_labels', 't_int_labels') ORDER BY 1" |
 	tr '\n' ' ' | sed 's/^/skip table sizes: /' >&2; echo >&2
-note "skip part: $SN rows, 100 labels, reader selects label 0 (1%); interleaved in random runs of $SINT rows; summary ranges read as any label: $(psql_q -d skip -At -c "SELECT (SELECT count(*) FILTER (WHERE secids IS NULL) || ' of ' || count(*) FROM labelam.label_summary('t_clu_labels')) || ' clustered, ' || (SELECT count(*) FILTER (WHERE secids IS NULL) || ' of ' || count(*) FROM labelam.label_summary('t_int_labels')) || ' interleaved'")"
+note "skip part: $SN rows, 100 labels, reader selects label 0 (1%); interleaved: 100 writers at once, statements of $SINT rows; summary ranges read as any label: $(psql_q -d skip -At -c "SELECT (SELECT count(*) FILTER (WHERE secids IS NULL) || ' of ' || count(*) FROM labelam.label_summary('t_clu_labels')) || ' clustered, ' || (SELECT count(*) FILTER (WHERE secids IS NULL) || ' of ' || count(*) FROM labelam.label_summary('t_int_labels')) || ' interleaved'")"
 
 skip_table() { case $1 in clustered*) echo t_clu ;; interleaved*) echo t_int ;; rls-func) echo t_rlsf ;; rls-plain) echo t_rlsp ;; esac; }
 skip_setup() {
