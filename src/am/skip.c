@@ -132,13 +132,13 @@ skip_done(SkipContext *cx)
 }
 
 /*
- * Called by a filtered forward sequential scan before heap's
- * scan_getnextslot.  If heap would now move to another block, moves it to
- * the next block that is not skipped and has tuples visible to the
- * snapshot.  false: the scan is over (heap's state says so too).
+ * labelheap_skip_position (summary.h) found heap about to move to another
+ * block: moves it to the next block that is not skipped and has tuples
+ * visible to the snapshot.  false: the scan is over (heap's state says so
+ * too).
  */
 bool
-labelheap_skip_position(TableScanDesc sscan)
+labelheap_skip_advance(TableScanDesc sscan)
 {
 	HeapScanDesc scan = (HeapScanDesc) sscan;
 	ParallelBlockTableScanDesc pbscan =

@@ -9,6 +9,7 @@
 #ifndef LABELHEAP_SUMMARY_H
 #define LABELHEAP_SUMMARY_H
 
+#include "access/heapam.h"
 #include "access/tableam.h"
 #include "utils/relcache.h"
 
@@ -58,7 +59,22 @@ extern bool labelheap_summary_corrupt(Relation index, BlockNumber heapblk,
 									  Oid secid);
 
 /* skip.c: scans that skip ranges holding no label the session may select */
-extern bool labelheap_skip_position(TableScanDesc scan);
+extern bool labelheap_skip_advance(TableScanDesc scan);
+
+/*
+ * Called by a filtered forward sequential scan before heap's
+ * scan_getnextslot: false when the scan is over.  Only when heap would
+ * move to another block does skip.c have work to do.
+ */
+static inline bool
+labelheap_skip_position(TableScanDesc sscan)
+{
+	HeapScanDesc scan = (HeapScanDesc) sscan;
+
+	if (likely(scan->rs_inited && scan->rs_cindex + 1 < scan->rs_ntuples))
+		return true;
+	return labelheap_skip_advance(sscan);
+}
 extern bool labelheap_skip_bitmap_block(TableScanDesc scan,
 										struct TBMIterateResult *tbmres);
 extern bool labelheap_skip_ranges;
