@@ -56,6 +56,9 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 			if (i > 0) printf "- %s: interleaved takes %.3f× the time of interleaved-noskip (target ≤ 1.02), %.3f× clustered-noskip (≤ 1.05)\n", m,
 				i / t[m "|interleaved-noskip"], i / t[m "|clustered-noskip"]
 		} }' "$WORK/medians.tsv" | sort
+	awk -F'\t' '$1 ~ /^COPY of .* rows/ && $2 ~ /^copy-/ {t[$1 "|" $2] = $4; ms[$1] = 1}
+		END { for (m in ms) if (t[m "|copy-plain"] > 0)
+			printf "- %s: with a label summary %.3f× the time without\n", m, t[m "|copy-summary"] / t[m "|copy-plain"] }' "$WORK/medians.tsv" | sort
 	echo
 	echo "Variants: *heap* plain tables; *labelheap* every row labeled, the session may read all of them;"
 	echo "*-half* the session may read about half the rows (Debian's MLS policy: rows above its level are hidden);"
