@@ -202,7 +202,9 @@ as('r_s1', q{
 	GRANT SELECT ON one TO PUBLIC;
 	INSERT INTO one SELECT g, repeat('v', 100) FROM generate_series(1, 5000) g;
 });
-for my $cmd ('REINDEX INDEX one_labels', 'VACUUM FULL one', 'CLUSTER one USING one_id',
+for my $cmd ('REINDEX INDEX one_labels', 'REINDEX INDEX CONCURRENTLY one_labels',
+	'DROP INDEX one_labels; CREATE INDEX CONCURRENTLY one_labels ON one USING labelsummary (id)',
+	'VACUUM FULL one', 'CLUSTER one USING one_id',
 	'ALTER TABLE one ALTER COLUMN v TYPE varchar(400)', 'TRUNCATE one')
 {
 	as('r_s1', $cmd);
