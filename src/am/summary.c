@@ -20,9 +20,10 @@
  * nothing from labelam loaded in the startup process.
  *
  * The one invariant: every tuple physically present in a heap block
- * (live, dead, in progress, aborted) has its label in its range's entry,
- * or the entry says "any", by the time any snapshot other than the
- * writer's own can see the tuple.  Writers add the label after heap's
+ * (live, dead, in progress; aborted ones too, unless their transaction
+ * failed between placing and noting them, and no snapshot ever sees those)
+ * has its label in its range's entry, or the entry says "any", by the time
+ * any snapshot other than the writer's own can see the tuple.  Writers add the label after heap's
  * writer placed the tuple (labelheap_summary_note, from write.c) and
  * before their transaction can commit; the window in between is visible
  * to no one (the tuple's inserter is in progress, and its own backend is
@@ -31,11 +32,11 @@
  * every tuple present.  A range past the end of the summary is read, never
  * skipped.
  *
- * The build (summary_am.c; CREATE INDEX, REINDEX, [CONCURRENTLY]) writes the metapage
- * first, then merges what it reads from the heap into the entries, which
- * concurrent writers (CONCURRENTLY) may be adding to at the same time:
- * a writer that finds no metapage yet placed its tuple before the build
- * began reading, so the build sees the tuple.
+ * The build (summary_am.c; CREATE INDEX, REINDEX, [CONCURRENTLY]) writes
+ * the metapage first, then merges what it reads from the heap into the
+ * entries, which concurrent writers (CONCURRENTLY) may be adding to at the
+ * same time: a writer that finds no metapage yet placed its tuple before
+ * the build began reading, so the build sees the tuple.
  *
  *-------------------------------------------------------------------------
  */
