@@ -3,7 +3,7 @@
 # timing and medians.  Needs scripts/pgenv.sh sourced first.
 
 # --- durations and sizes (env overrides, so that development runs are short)
-BENCH_SECONDS=${BENCH_SECONDS:-40}		# one pgbench run
+BENCH_SECONDS=${BENCH_SECONDS:-60}		# one pgbench run
 BENCH_ROUNDS=${BENCH_ROUNDS:-3}			# runs per variant; the median is reported
 BENCH_SCALE=${BENCH_SCALE:-10}			# pgbench scale
 BENCH_CLIENTS=${BENCH_CLIENTS:-2}		# pgbench clients (= threads)
@@ -48,7 +48,7 @@ bench_cluster_conf() {
 		"shared_buffers = '1GB'" "max_wal_size = '8GB'" "checkpoint_timeout = '30min'"
 		"fsync = on" "synchronous_commit = on" "autovacuum = off"
 		"max_parallel_workers_per_gather = 0" "jit = off"
-		"max_connections = 50"
+		"max_connections = 120"
 		"labelam.provider = 'sepol'" "labelam.policy_file = '$BENCH_POLICY'"
 		"labelam.default_client_label = '$ADMIN_LABEL'"
 		"labelam.max_labels = $((BENCH_LABELS + ${BENCH_LABELS_CANON:-10000} + 1000))"

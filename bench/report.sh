@@ -46,6 +46,19 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 		$2 == "rls-half" {rls[$1] = $4}
 		END { for (m in lh) if (m in rls) printf "- %s: labelheap-half is %.2f× as fast as rls-half%s\n", m,
 			(k[m] == "higher") ? lh[m] / rls[m] : rls[m] / lh[m], (m ~ /^count/) ? " (target ≥ 2)" : "" }' "$WORK/medians.tsv" | sort
+	# label summaries (parts/skip.sh): clustered against RLS and against
+	# reading every block, interleaved against reading every block
+	awk -F'\t' '$1 ~ /^1%-readable/ {t[$1 "|" $2] = $4; ms[$1] = 1}
+		END { for (m in ms) {
+			c = t[m "|clustered"]; i = t[m "|interleaved"]
+			if (c > 0) printf "- %s: clustered is %.1f× as fast as rls-func (target ≥ 20), %.1f× rls-plain (≥ 20), %.1f× clustered-noskip (≥ 10)\n", m,
+				t[m "|rls-func"] / c, t[m "|rls-plain"] / c, t[m "|clustered-noskip"] / c
+			if (i > 0) printf "- %s: interleaved takes %.3f× the time of interleaved-noskip (target ≤ 1.02), %.3f× clustered-noskip (≤ 1.05)\n", m,
+				i / t[m "|interleaved-noskip"], i / t[m "|clustered-noskip"]
+		} }' "$WORK/medians.tsv" | sort
+	awk -F'\t' '$1 ~ /^COPY of .* rows/ && $2 ~ /^copy-/ {t[$1 "|" $2] = $4; ms[$1] = 1}
+		END { for (m in ms) if (t[m "|copy-plain"] > 0)
+			printf "- %s: with a label summary %.3f× the time without\n", m, t[m "|copy-summary"] / t[m "|copy-plain"] }' "$WORK/medians.tsv" | sort
 	echo
 	echo "Variants: *heap* plain tables; *labelheap* every row labeled, the session may read all of them;"
 	echo "*-half* the session may read about half the rows (Debian's MLS policy: rows above its level are hidden);"

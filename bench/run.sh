@@ -9,6 +9,9 @@
 #   copy     COPY of BENCH_ROWS rows
 #   update   UPDATE of BENCH_UPDATE_ROWS rows with fresh out-of-line values
 #   memory   shared memory of BENCH_LABELS labels; a decision cache at its bound
+#   skip     label summaries: 1%-readable count(*) over BENCH_SKIP_ROWS rows
+#            of 100 labels, clustered and interleaved, against two RLS
+#            variants and against reading every block
 # Variants alternate within each round (A B C A B C ...), BENCH_ROUNDS
 # rounds; every figure is the median.  Durations and sizes: bench/lib.sh.
 #
@@ -21,7 +24,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
 . "$BENCH_DIR/lib.sh"
 
-BENCH_PARTS=${BENCH_PARTS:-pgbench scan copy update memory}
+BENCH_PARTS=${BENCH_PARTS:-pgbench scan copy update memory skip}
 BENCH_OUT=${BENCH_OUT:-$LABELAM_TOP/bench/results}
 BENCH_README=${BENCH_README:-1}
 START=$(now); LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)

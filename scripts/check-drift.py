@@ -20,6 +20,8 @@ COPIES = [
      'heapam_index_validate_scan'),
     ('src/am/index_scan.c', 'src/backend/access/heap/heapam_handler.c',
      'heapam_scan_get_blocks_done'),
+    ('src/am/skip.c', 'src/backend/access/heap/heapam.c',
+     'heapgettup_pagemode'),
     # whole files (function None): contrib/sepgsql's object checks
     ('src/objects/database.c', 'contrib/sepgsql/database.c', None),
     ('src/objects/schema.c', 'contrib/sepgsql/schema.c', None),

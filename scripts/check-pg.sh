@@ -20,19 +20,36 @@
 # Standalone: scripts/check-pg.sh [mode ...]; sourced by run-tests.sh.
 
 PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
-AM_NAME_TESTS="create_index create_am psql"
-DRIFT_FILES="src/backend/access/heap/heapam_handler.c contrib/sepgsql/database.c contrib/sepgsql/schema.c contrib/sepgsql/relation.c contrib/sepgsql/proc.c contrib/sepgsql/dml.c"
+# tests that list access methods or operator classes: labelam's own
+# (labelheap, and labelsummary with its operator class, which has no
+# operators) appear in their listings
+AM_NAME_TESTS="create_index create_am psql amutils opr_sanity"
+# the sources labelam copied functions from (scripts/check-drift.py)
+DRIFT_FILES="src/backend/access/heap/heapam_handler.c src/backend/access/heap/heapam.c
+	contrib/sepgsql/database.c contrib/sepgsql/schema.c contrib/sepgsql/relation.c
+	contrib/sepgsql/proc.c contrib/sepgsql/dml.c"
+
+# copies the drift files missing from $SUITE/src out of the source tree $1
+_check_pg_drift_files() {
+	local f
+	for f in $DRIFT_FILES; do
+		[ -f "$SUITE/src/$f" ] && continue
+		[ -f "$1/$f" ] || return 1
+		mkdir -p "$SUITE/src/$(dirname "$f")"
+		cp "$1/$f" "$SUITE/src/$f" && chmod a+r "$SUITE/src/$f"
+	done
+}
 
 _check_pg_fetch() {
 	local ver upstream src tarball
 	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
 	upstream=${ver%%-*}
 	SUITE=$PG_SUITES/$upstream/suite
-	local have=1 f
-	for f in $DRIFT_FILES; do [ -f "$SUITE/src/$f" ] || have=0; done
-	[ -f "$SUITE/regress/lib/regress.so" ] && [ $have = 1 ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	src=$PG_SUITES/$upstream/src/postgresql-$upstream
+	# a cached suite from before a drift file was added: add it, in place
+	# (other runs may be using the suite)
+	[ -f "$SUITE/regress/lib/regress.so" ] && _check_pg_drift_files "$src" && return 0
+	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
 		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 			# mirror the Debian archive's deb822 stanzas as deb-src
@@ -81,11 +98,7 @@ _check_pg_fetch() {
 			[ -f "$f" ] && cp "$f" "$SUITE/isolation/expected/"
 		done
 	done
-	# the sources labelam copied functions from (scripts/check-drift.py)
-	for f in $DRIFT_FILES; do
-		mkdir -p "$SUITE/src/$(dirname "$f")"
-		cp "$src/$f" "$SUITE/src/$f"
-	done
+	_check_pg_drift_files "$src" || die "no $DRIFT_FILES in $src"
 	chmod -R a+rX "$PG_SUITES"
 }
 
@@ -100,10 +113,10 @@ _check_pg_drift() {
 }
 
 # Does TEST's output differ from the expected only by lines naming
-# labelheap, the row counts of those listings and the column widths they
+# labelheap or labelsummary, the row counts of those listings and the column widths they
 # change?  $1 test, $2 expected dir, $3 results dir
 _only_am_name_diffs() {
-	local test=$1 norm='/labelheap/d; /^([0-9][0-9]* rows\{0,1\})$/d; s/[[:space:]]//g; s/-\{2,\}/-/g'
+	local test=$1 norm='/labelheap\|labelsummary/d; /^([0-9][0-9]* rows\{0,1\})$/d; s/[[:space:]]//g; s/-\{2,\}/-/g'
 	cmp -s <(sed "$norm" "$2/$test.out") <(sed "$norm" "$3/$test.out")
 }
 

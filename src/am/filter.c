@@ -22,6 +22,9 @@
  * the hidden newest version behaves as deleted: ON CONFLICT DO UPDATE
  * meeting a hidden conflicting row fails at once instead of retrying.
  *
+ * Filtered sequential and bitmap heap scans skip block ranges whose label
+ * summary lists no label the session may select (skip.c).
+ *
  * Index-only scans would answer from the index and the visibility map
  * without asking the AM: ios.c makes them ask.  Bitmap heap scans always
  * fetch tuples in PostgreSQL >= 15.13.  ANALYZE's sample is not the
@@ -89,9 +92,19 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
 	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
+	bool		skipping = mode == READ_FILTERED &&
+		ScanDirectionIsForward(direction);
 
-	while (heap->scan_getnextslot(scan, direction, slot))
+	for (;;)
 	{
+		/* skip.c moves the scan past ranges holding no readable label */
+		if (skipping && !labelheap_skip_position(scan))
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+		if (!heap->scan_getnextslot(scan, direction, slot))
+			return false;
 		if (slot_passes(scan->rs_rd, slot, mode))
 		{
 			/* ALTER TABLE's rewrite carries labels, see new_label.c */
@@ -100,7 +113,6 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 			return true;
 		}
 	}
-	return false;
 }
 
 bool
@@ -211,6 +223,17 @@ labelheap_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		return TM_Deleted;
 	}
 	return result;
+}
+
+/* a block in a range holding no label the session may select is skipped */
+bool
+labelheap_scan_bitmap_next_block(TableScanDesc scan,
+								 struct TBMIterateResult *tbmres)
+{
+	if (read_mode(scan->rs_snapshot) == READ_FILTERED &&
+		labelheap_skip_bitmap_block(scan, tbmres))
+		return false;
+	return GetHeapamTableAmRoutine()->scan_bitmap_next_block(scan, tbmres);
 }
 
 bool

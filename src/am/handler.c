@@ -73,6 +73,7 @@ labelheap_routine(void)
 		labelheap_methods.index_fetch_tuple = labelheap_index_fetch_tuple;
 		labelheap_methods.tuple_fetch_row_version = labelheap_tuple_fetch_row_version;
 		labelheap_methods.tuple_lock = labelheap_tuple_lock;
+		labelheap_methods.scan_bitmap_next_block = labelheap_scan_bitmap_next_block;
 		labelheap_methods.scan_bitmap_next_tuple = labelheap_scan_bitmap_next_tuple;
 		labelheap_methods.scan_sample_next_tuple = labelheap_scan_sample_next_tuple;
 		labelheap_methods.scan_analyze_next_tuple = labelheap_scan_analyze_next_tuple;
@@ -132,6 +133,14 @@ labelam_am_init(void)
 							 &labelheap_debug_own_write,
 							 false,
 							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("labelam.skip_ranges",
+							 "Lets filtered scans skip block ranges whose label summary holds no label the session may select.",
+							 "Needs a label summary (CREATE INDEX ... USING labelsummary); "
+							 "off reads every block, with the same results.",
+							 &labelheap_skip_ranges,
+							 true,
+							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	labelheap_refuse_init();
 	labelheap_labeling_init();

@@ -81,6 +81,7 @@ labelheap_relcache_set_labels(Relation rel, int nsecids, const Oid *secids)
 	{
 		cache->attnum_valid = old->attnum_valid;
 		cache->attnum = old->attnum;
+		cache->summary = old->summary;
 	}
 	cache->set_valid = true;
 	cache->nsecids = nsecids;

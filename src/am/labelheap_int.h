@@ -15,6 +15,7 @@
 
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
+#include "am/summary.h"
 
 struct HeapScanDescData;
 
@@ -153,6 +154,7 @@ typedef struct LabelheapRelCache
 {
 	bool		attnum_valid;	/* attnum computed */
 	AttrNumber	attnum;			/* the label column, 0 if none */
+	LabelSummaryRelCache summary;	/* its label summaries (summary.c) */
 	bool		set_valid;		/* secids loaded (label_set.c) */
 	int			nsecids;
 	Oid			secids[FLEXIBLE_ARRAY_MEMBER];	/* the label set */
@@ -182,6 +184,8 @@ extern TM_Result labelheap_tuple_lock(Relation rel, ItemPointer tid,
 									  CommandId cid, LockTupleMode mode,
 									  LockWaitPolicy wait_policy, uint8 flags,
 									  TM_FailureData *tmfd);
+extern bool labelheap_scan_bitmap_next_block(TableScanDesc scan,
+											 struct TBMIterateResult *tbmres);
 extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 											 struct TBMIterateResult *tbmres,
 											 TupleTableSlot *slot);

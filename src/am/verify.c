@@ -11,12 +11,15 @@
  * to visibility or policy: they are for superusers.  verify_labels also
  * reports tuple versions whose label is missing from the relation's label
  * set (label_set.c), except those of aborted transactions, whose set rows
- * may rightly be gone with them.
+ * may rightly be gone with them, and tuple versions whose block's range
+ * the relation's label summaries do not cover (summary.c), so that a scan
+ * would skip them; again except those of aborted transactions.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/tableam.h"
@@ -92,6 +95,8 @@ typedef struct VerifyState
 	Oid		   *set;
 	int			nset;
 	bool		have_set;
+	int			nsummaries;
+	Relation	summaries[LABELSUMMARY_MAX_INDEXES];
 } VerifyState;
 
 static void
@@ -101,6 +106,23 @@ verify_one(HeapTupleHeader tup, uint32 len, ItemPointer tid, void *arg)
 	const char *problem = labelheap_header_problem(tup, len);
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
+	int			i;
+
+	/* a summary that would let a scan skip this tuple's range */
+	for (i = 0; i < vs->nsummaries; i++)
+	{
+		if (labelheap_summary_corrupt(vs->summaries[i],
+									  ItemPointerGetBlockNumber(tid),
+									  labelheap_header_secid(tup, len)) &&
+			!inserter_aborted(tup))
+		{
+			values[0] = PointerGetDatum(tid);
+			values[1] = CStringGetTextDatum(psprintf("label missing from label summary \"%s\"",
+													 RelationGetRelationName(vs->summaries[i])));
+			tuplestore_putvalues(vs->rsinfo->setResult, vs->rsinfo->setDesc,
+								 values, nulls);
+		}
+	}
 
 	if (problem == NULL)
 	{
@@ -130,7 +152,17 @@ labelam_verify_labels(PG_FUNCTION_ARGS)
 	vs.set = NULL;
 	vs.nset = 0;
 	vs.have_set = labelheap_label_set_contents(rel, &vs.set, &vs.nset);
+	{
+		Oid			indexes[LABELSUMMARY_MAX_INDEXES];
+		int			i;
+
+		vs.nsummaries = labelheap_summary_indexes(rel, indexes);
+		for (i = 0; i < vs.nsummaries; i++)
+			vs.summaries[i] = index_open(indexes[i], AccessShareLock);
+	}
 	labelheap_walk_stored(rel, verify_one, &vs);
+	for (int i = 0; i < vs.nsummaries; i++)
+		index_close(vs.summaries[i], AccessShareLock);
 	relation_close(rel, AccessShareLock);
 	return (Datum) 0;
 }

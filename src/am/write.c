@@ -13,7 +13,8 @@
  * when the label changes (through the label column or
  * labelam.update_label), a delete needs delete (update when it moves the
  * row to another partition).  Every label written is noted in the
- * relation's label set (label_set.c).
+ * relation's label set (label_set.c), and each new version's block in the
+ * relation's label summaries once heap's writer placed it (summary.c).
  *
  * A tuple that needs TOAST work is toasted by toast.c first and written
  * with heap's toaster bypassed; see there.  A delete changes the old
@@ -135,6 +136,8 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	}
 	else
 		heap_insert(rel, tuple, cid, options, bistate);
+	labelheap_summary_note(rel, ItemPointerGetBlockNumber(&tuple->t_self),
+						   secid);
 
 	ItemPointerCopy(&tuple->t_self, &slot->tts_tid);
 	free_unless_slots(slot, tuple);
@@ -164,6 +167,7 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 					   CommandId cid, int options, BulkInsertState bistate)
 {
 	LabelheapToast **toast = palloc(ntuples * sizeof(LabelheapToast *));
+	Oid		   *secids = palloc(ntuples * sizeof(Oid));
 	bool		any_toast = false;
 	bool		noted = false;
 	LabelheapBatchLabel batch;
@@ -179,6 +183,7 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 		if (!TTS_IS_BUFFERTUPLE(slots[i]) && !TTS_IS_HEAPTUPLE(slots[i]))
 			elog(ERROR, "labelheap cannot insert from a slot of this kind");
 		secid = labelheap_batch_row_secid(rel, &batch, slots[i]);
+		secids[i] = secid;
 		if (secid != batch.secid)
 			labelheap_label_set_note(rel, secid);
 		else if (!noted)
@@ -200,10 +205,14 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 
 	for (i = 0; i < ntuples; i++)
 	{
+		labelheap_summary_note(rel,
+							   ItemPointerGetBlockNumber(&slots[i]->tts_tid),
+							   secids[i]);
 		if (toast[i] != NULL)
 			labelheap_toast_finish(toast[i], true);
 	}
 	pfree(toast);
+	pfree(secids);
 }
 
 /*
@@ -292,6 +301,10 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		result = heap_update(rel, otid, tuple, cid, crosscheck, wait, tmfd,
 							 lockmode);
 
+	/* a new version was placed (HOT or not): the summary must cover it */
+	if (result == TM_Ok)
+		labelheap_summary_note(rel, ItemPointerGetBlockNumber(&tuple->t_self),
+							   newsecid);
 	ItemPointerCopy(&tuple->t_self, &slot->tts_tid);
 
 	/* HOT updates need no new index entries */

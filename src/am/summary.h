@@ -1,0 +1,82 @@
+/*-------------------------------------------------------------------------
+ *
+ * src/am/summary.h
+ *	  Label summaries: for each range of a labelheap table's blocks, the
+ *	  labels its tuples carry (summary.c keeps them, skip.c uses them).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELHEAP_SUMMARY_H
+#define LABELHEAP_SUMMARY_H
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "utils/relcache.h"
+
+struct TBMIterateResult;
+
+/* heap blocks a summary entry covers */
+#define LABELSUMMARY_PAGES_PER_RANGE	8
+
+/* labels an entry lists before it says "any label" */
+#define LABELSUMMARY_SLOTS		3
+
+/* nlabels of an entry whose range may hold any label */
+#define LABELSUMMARY_ANY		0xFFFF
+
+typedef struct LabelSummaryEntry
+{
+	uint16		nlabels;		/* used slots, or LABELSUMMARY_ANY */
+	uint16		unused;
+	Oid			secids[LABELSUMMARY_SLOTS];
+} LabelSummaryEntry;
+
+/* label summary indexes of one table a writer keeps (at most) */
+#define LABELSUMMARY_MAX_INDEXES	4
+
+/* what a table's relcache entry caches about its summaries (in rd_amcache) */
+typedef struct LabelSummaryRelCache
+{
+	bool		valid;			/* computed */
+	int			nindexes;		/* label summary indexes, ready or not */
+	Oid			indexes[LABELSUMMARY_MAX_INDEXES];
+	Oid			scan_index;		/* a valid one for scans, or InvalidOid */
+	/* the writer's last range: labels known to be in its entry */
+	Oid			last_index;
+	BlockNumber last_range;
+	LabelSummaryEntry last_entry;
+} LabelSummaryRelCache;
+
+/* summary.c: storage, the index access method, writers */
+extern void labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid);
+extern bool labelheap_summary_entry(Relation index, BlockNumber heapblk,
+									LabelSummaryEntry *entry);
+extern Oid	labelheap_summary_scan_index(Relation rel);
+extern int	labelheap_summary_indexes(Relation rel, Oid *indexes);
+extern bool labelheap_summary_covers(const LabelSummaryEntry *entry,
+									 Oid secid);
+extern bool labelheap_summary_corrupt(Relation index, BlockNumber heapblk,
+									  Oid secid);
+
+/* skip.c: scans that skip ranges holding no label the session may select */
+extern bool labelheap_skip_advance(TableScanDesc scan);
+
+/*
+ * Called by a filtered forward sequential scan before heap's
+ * scan_getnextslot: false when the scan is over.  Only when heap would
+ * move to another block does skip.c have work to do.
+ */
+static inline bool
+labelheap_skip_position(TableScanDesc sscan)
+{
+	HeapScanDesc scan = (HeapScanDesc) sscan;
+
+	if (likely(scan->rs_inited && scan->rs_cindex + 1 < scan->rs_ntuples))
+		return true;
+	return labelheap_skip_advance(sscan);
+}
+extern bool labelheap_skip_bitmap_block(TableScanDesc scan,
+										struct TBMIterateResult *tbmres);
+extern bool labelheap_skip_ranges;
+
+#endif							/* LABELHEAP_SUMMARY_H */

@@ -1,0 +1,288 @@
+# test/t/230_am_summary_skip.pl -- label summaries and range skipping under
+# Debian's MLS policy: filtered scans that skip block ranges return exactly
+# what they return without skipping (labelam.skip_ranges = off), for every
+# level, through seq, parallel seq and bitmap heap scans, after every kind
+# of write (insert, COPY, update, HOT update, rows of open transactions,
+# rows older snapshots still see, a cursor's own transaction writing
+# behind it), and after rewrites; they read fewer heap blocks doing it;
+# verify_labels reports a summary that would hide a row.
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use LabelamTest;
+
+my $node = labelam_mls_node('summary', q{
+autovacuum = off
+max_parallel_workers_per_gather = 2
+});
+my %level = (r_s0 => 's0', r_s1 => 's1', r_s2 => 's2', r_s3 => 's3');
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION labelam;
+	CREATE TABLE doc (id int, lvl text, body text) USING labelheap;
+	CREATE INDEX doc_labels ON doc USING labelsummary (id);
+	CREATE INDEX doc_id ON doc (id);
+	GRANT ALL ON doc TO PUBLIC;
+	GRANT CREATE ON SCHEMA public TO PUBLIC;
+});
+for my $role (sort keys %level)
+{
+	$node->safe_psql('postgres', qq{
+		CREATE ROLE $role LOGIN;
+		GRANT pg_read_server_files TO $role;
+		INSERT INTO labelam.role_label VALUES ('$role', 'staff_u:staff_r:staff_t:$level{$role}');
+	});
+}
+
+sub as
+{
+	my ($role, $sql) = @_;
+	return $node->safe_psql('postgres', $sql, extra_params => [ '-U', $role ]);
+}
+
+# runs of one level each: s1, s0, s2, s0, s1 (the s0 runs are short)
+my $id = 0;
+sub run_of
+{
+	my ($role, $n) = @_;
+	my $from = $id + 1;
+	$id += $n;
+	as($role, "INSERT INTO doc SELECT g, '$level{$role}', repeat('x', 200) FROM generate_series($from, $id) g");
+}
+run_of('r_s1', 3000);
+run_of('r_s0', 100);
+run_of('r_s2', 3000);
+run_of('r_s0', 100);
+run_of('r_s1', 3000);
+$node->safe_psql('postgres', 'VACUUM ANALYZE doc');
+
+my %may_read = (r_s0 => ['s0'], r_s1 => ['s0', 's1'], r_s2 => ['s0', 's1', 's2'], r_s3 => ['s0', 's1', 's2']);
+my %paths = (
+	'seq scan' => 'SET enable_indexscan = off; SET enable_bitmapscan = off;',
+	'parallel seq scan' => 'SET enable_indexscan = off; SET enable_bitmapscan = off; '
+	  . 'SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;',
+	'bitmap scan' => 'SET enable_seqscan = off; SET enable_indexscan = off;');
+my $digest = "SELECT count(*) || ' ' || md5(string_agg(id || lvl, ',' ORDER BY id)) FROM doc WHERE id > 0";
+
+# Every role and path: the same rows with and without skipping, and the
+# rows the policy allows.
+sub same_results
+{
+	my ($what) = @_;
+	for my $role (sort keys %level)
+	{
+		my $want = $node->safe_psql('postgres', "SELECT count(*) || ' ' || md5(string_agg(id || lvl, ',' ORDER BY id)) FROM doc WHERE lvl IN ("
+			  . join(',', map { "'$_'" } @{ $may_read{$role} }) . ")",
+			extra_params => [ '-U', 'r_s2' ]) if $role ne 'r_s2';
+		for my $path (sort keys %paths)
+		{
+			my $on = as($role, "$paths{$path} $digest");
+			my $off = as($role, "SET labelam.skip_ranges = off; $paths{$path} $digest");
+			is($on, $off, "$what: $role, $path: same rows with and without skipping");
+			is($on, $want, "$what: $role, $path: the rows the policy lets it read") if defined $want;
+		}
+	}
+	is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('doc')"),
+		'0', "$what: verify_labels finds nothing");
+}
+
+# heap blocks a seq scan of doc reads, from the statistics
+sub blocks_read
+{
+	my ($role, $set) = @_;
+	my $stat = "SELECT heap_blks_hit + heap_blks_read FROM pg_statio_user_tables WHERE relname = 'doc'";
+	my $before = $node->safe_psql('postgres', $stat);
+	# the session's statistics are flushed when it ends
+	as($role, "$set SET enable_indexscan = off; SET enable_bitmapscan = off; "
+		  . "SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM doc");
+	return $node->safe_psql('postgres', $stat) - $before;
+}
+
+same_results('runs of labels');
+my $pages = $node->safe_psql('postgres', "SELECT pg_relation_size('doc') / 8192");
+my $skipping = blocks_read('r_s0', '');
+my $reading = blocks_read('r_s0', 'SET labelam.skip_ranges = off;');
+cmp_ok($reading, '>=', $pages, "without skipping an s0 scan reads all $pages blocks");
+cmp_ok($skipping, '<', $pages / 5, "with skipping it reads $skipping blocks");
+cmp_ok(blocks_read('r_s2', ''), '>=', $pages, 'an s2 scan (may read every label) reads every block');
+
+like($node->safe_psql('postgres', q{
+	EXPLAIN SELECT * FROM doc WHERE id = 1}), qr/doc_id/,
+	'the planner never uses the summary for a scan');
+
+# --- writers: s0 rows land in ranges that held only s1 rows
+as('r_s1', "DELETE FROM doc WHERE lvl = 's1' AND id BETWEEN 1 AND 1500");
+$node->safe_psql('postgres', 'VACUUM doc');
+as('r_s0', "INSERT INTO doc SELECT g, 's0', 'single ' || g FROM generate_series(20001, 20300) g");
+is($node->safe_psql('postgres', "SELECT count(*) FROM doc WHERE id BETWEEN 20001 AND 20300 AND ctid < '(40,0)'",
+		extra_params => [ '-U', 'r_s0' ]), '300',
+	's0 inserts went into blocks freed in a range that held only s1 rows');
+same_results('after inserts into freed s1 ranges');
+
+my $copyfile = $node->basedir . '/copy.data';
+$node->safe_psql('postgres', "COPY (SELECT g, 's0', 'copied ' || g FROM generate_series(30001, 30500) g) TO '$copyfile'");
+as('r_s1', "DELETE FROM doc WHERE lvl = 's1' AND id BETWEEN 6201 AND 7700");
+$node->safe_psql('postgres', 'VACUUM doc');
+as('r_s0', "COPY doc FROM '$copyfile'");
+same_results('after COPY batches');
+
+# updates: HOT (same block) and to other blocks
+as('r_s0', "UPDATE doc SET body = 'hot' WHERE id BETWEEN 3001 AND 3050");
+as('r_s0', "UPDATE doc SET body = repeat('y', 300) WHERE id BETWEEN 6101 AND 6200");
+same_results('after updates');
+
+# rows of the reader's own open transaction, in a range of s1 rows
+as('r_s1', "DELETE FROM doc WHERE lvl = 's1' AND id BETWEEN 1501 AND 3000");
+$node->safe_psql('postgres', 'VACUUM doc');
+is(as('r_s0', "BEGIN; INSERT INTO doc SELECT g, 's0', 'open' FROM generate_series(40001, 40100) g; "
+	. "SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc WHERE id > 40000; ROLLBACK;"),
+	'100', 'a transaction sees its own uncommitted rows in formerly-s1 ranges');
+
+# an older snapshot keeps seeing old versions after they were updated away
+my $rr = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ]);
+$rr->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$rr->query_safe('SET enable_indexscan = off');
+$rr->query_safe('SET enable_bitmapscan = off');
+my $old = $rr->query_safe("SELECT md5(string_agg(id || body, ',' ORDER BY id)) FROM doc");
+as('r_s0', "UPDATE doc SET body = 'moved ' || id WHERE lvl = 's0'");
+as('r_s1', "DELETE FROM doc WHERE lvl = 's1' AND id > 9000");
+is($rr->query_safe("SELECT md5(string_agg(id || body, ',' ORDER BY id)) FROM doc"), $old,
+	'a repeatable-read snapshot still reads the old versions');
+$rr->query_safe('COMMIT');
+$rr->quit;
+same_results('after updates seen by an older snapshot');
+
+# A cursor's snapshot sees rows its own transaction's outer INSERT writes
+# after the cursor was opened (the INSERT's command id is older): a range
+# found skippable must be decided again when reached.
+# The table: s0 rows in its first blocks, then s1 rows with a hole freed
+# in their middle, so that the outer INSERT's rows land ahead of the
+# cursor in ranges that held only s1 rows when the cursor was opened.
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION fetch_behind(tbl text) RETURNS text LANGUAGE plpgsql AS $$
+	DECLARE
+		c refcursor := 'behind_c';
+		r record;
+	BEGIN
+		IF NOT EXISTS (SELECT 1 FROM pg_cursors WHERE name = 'behind_c') THEN
+			OPEN c FOR EXECUTE format('SELECT id FROM %I', tbl);
+		END IF;
+		FETCH c INTO r;
+		RETURN coalesce(r.id::text, 'none');
+	END $$;
+	GRANT EXECUTE ON FUNCTION fetch_behind(text) TO PUBLIC;
+});
+my %fetched;
+for my $skip ('on', 'off')
+{
+	my $b = "behind_$skip";
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE $b (id int, body text) USING labelheap;
+		CREATE INDEX ${b}_labels ON $b USING labelsummary (id);
+		GRANT ALL ON $b TO PUBLIC;
+	});
+	as('r_s0', "INSERT INTO $b SELECT g, 'low' FROM generate_series(1, 50) g");
+	as('r_s1', "INSERT INTO $b SELECT g, repeat('h', 200) FROM generate_series(51, 5000) g");
+	as('r_s1', "DELETE FROM $b WHERE id BETWEEN 2000 AND 3500");
+	$node->safe_psql('postgres', "VACUUM $b");
+	$fetched{$skip} = as('r_s0', "SET labelam.skip_ranges = $skip; SET enable_indexscan = off; SET enable_bitmapscan = off; "
+		  . "BEGIN; INSERT INTO $b SELECT 50000 + g, fetch_behind('$b') FROM generate_series(1, 1000) g; "
+		  . "SELECT count(*) FILTER (WHERE body <> 'none' AND body::int > 50000) FROM $b WHERE id > 50000; ROLLBACK;");
+}
+cmp_ok($fetched{off}, '>', 0, 'a cursor fetches rows its own transaction\'s outer INSERT wrote ahead of it');
+is($fetched{on}, $fetched{off},
+	"a cursor reading behind its own transaction's INSERT fetches the same rows with and without skipping ($fetched{on})");
+
+# --- rewrites rebuild the summary (under MLS only a one-level table can be
+# rewritten: a rewrite updates every row)
+as('r_s1', q{
+	CREATE TABLE one (id int, v text) USING labelheap;
+	CREATE INDEX one_labels ON one USING labelsummary (id);
+	CREATE INDEX one_id ON one (id);
+	GRANT SELECT ON one TO PUBLIC;
+	INSERT INTO one SELECT g, repeat('v', 100) FROM generate_series(1, 5000) g;
+});
+for my $cmd ('REINDEX INDEX one_labels', 'REINDEX INDEX CONCURRENTLY one_labels',
+	'DROP INDEX one_labels; CREATE INDEX CONCURRENTLY one_labels ON one USING labelsummary (id)',
+	'VACUUM FULL one', 'CLUSTER one USING one_id',
+	'ALTER TABLE one ALTER COLUMN v TYPE varchar(400)', 'TRUNCATE one')
+{
+	as('r_s1', $cmd);
+	as('r_s1', 'INSERT INTO one SELECT g, \'after\' FROM generate_series(1, 100) g') if $cmd =~ /TRUNCATE/;
+	my $n = as('r_s1', 'SELECT count(*) FROM one');
+	is(as('r_s1', 'SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM one'), $n, "after $cmd: s1 reads its rows");
+	is(as('r_s0', 'SELECT count(*) FROM one'), '0', "after $cmd: s0 reads none");
+	is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('one')"), '0',
+		"after $cmd: verify_labels finds nothing");
+	is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.label_summary('one_labels')"),
+		$node->safe_psql('postgres', "SELECT (pg_relation_size('one') / 8192 + 7) / 8"),
+		"after $cmd: every range of the table is summarized");
+}
+
+# --- verify_labels reports a summary that would hide a row
+my $s0_secid = $node->safe_psql('postgres', "SELECT labelam.tuple_secid('doc', ctid) FROM doc WHERE lvl = 's0' LIMIT 1");
+my $s2_secid = $node->safe_psql('postgres', "SELECT labelam.tuple_secid('doc', ctid) FROM doc WHERE lvl = 's2' LIMIT 1");
+my $range0 = $node->safe_psql('postgres', "SELECT array_to_string(secids, ',') FROM labelam.label_summary('doc_labels') WHERE first_block = 0");
+ok($range0 =~ /\b$s0_secid\b/ || $range0 eq '', 'the first range lists the s0 label');
+my $datafile = $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('doc_labels')");
+$node->stop;
+# block 1 holds range 0's entry right after the page header: say "only s2"
+open my $fh, '+<', $datafile or die "open $datafile: $!";
+binmode $fh;
+seek($fh, 8192 + 24, 0);
+print $fh pack('SSLLL', 1, 0, $s2_secid, 0, 0);
+close $fh;
+$node->start;
+my $problems = $node->safe_psql('postgres', "SELECT count(*), min(problem) FROM labelam.verify_labels('doc')");
+like($problems, qr/^[1-9]\d*\|label missing from label summary "doc_labels"$/,
+	'verify_labels reports the rows the damaged summary would hide');
+isnt(as('r_s0', "SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc"),
+	as('r_s0', "SET labelam.skip_ranges = off; SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc"),
+	'(the damage is real: an s0 scan would miss those rows)');
+$node->safe_psql('postgres', 'REINDEX INDEX doc_labels');
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('doc')"), '0',
+	'REINDEX repairs it');
+
+# --- a range of more labels than an entry lists is always read
+$node->safe_psql('postgres', q{
+	CREATE TABLE mix (id int, lvl text) USING labelheap;
+	CREATE INDEX mix_labels ON mix USING labelsummary (id);
+	GRANT ALL ON mix TO PUBLIC;
+});
+for my $round (1 .. 10)
+{
+	for my $role (sort keys %level)
+	{
+		as($role, "INSERT INTO mix SELECT g, '$level{$role}' FROM generate_series(1, 50) g");
+	}
+}
+cmp_ok($node->safe_psql('postgres', "SELECT count(*) FROM labelam.label_summary('mix_labels') WHERE secids IS NULL"),
+	'>', 0, 'ranges of four labels say "any label"');
+is(as('r_s0', 'SELECT count(*) FROM mix'), '500', 's0 reads its interleaved rows');
+is(as('r_s0', 'SET labelam.skip_ranges = off; SELECT count(*) FROM mix'), '500', '(also without skipping)');
+
+# --- unlogged and temporary tables have summaries too
+is(as('r_s0', q{
+	CREATE TEMP TABLE tmp (id int) USING labelheap;
+	CREATE INDEX ON tmp USING labelsummary (id);
+	INSERT INTO tmp SELECT generate_series(1, 1000);
+	SELECT count(*) FROM tmp}), '1000', 'a temporary table with a summary');
+$node->safe_psql('postgres', q{
+	CREATE UNLOGGED TABLE ul (id int) USING labelheap;
+	CREATE INDEX ul_labels ON ul USING labelsummary (id);
+	INSERT INTO ul SELECT generate_series(1, 1000);
+});
+$node->stop('immediate');
+$node->start;
+is($node->safe_psql('postgres', q{
+	INSERT INTO ul SELECT generate_series(1, 10);
+	SELECT count(*) FROM ul; SELECT count(*) FROM labelam.verify_labels('ul')}), "10\n0",
+	'an unlogged table\'s summary is reset with the table after a crash');
+
+# the summary names labels per range: raw page readers are refused on it
+$node->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS pageinspect');
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT get_raw_page('doc_labels', 1)");
+like($err, qr/permission denied|refuse/i, 'get_raw_page on a label summary is refused');
+
+$node->stop;
+done_testing();
