@@ -50,6 +50,7 @@
  *		am/messages.c		exclusion conflicts with hidden rows show no key
  *	shmem_request_hook, shmem_startup_hook
  *		label_store/shmem.c	the label dictionary's shared memory
+ *		avc/denials.c		the summary of denials
  *	transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
@@ -72,6 +73,7 @@
  *	am/new_label.c		labelam.insert_label, labelam.update_label
  *	label_store/dict.c	labelam.max_labels
  *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
+ *						labelam.enforcing, labelam.max_denials,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,
  *						labelam.debug_opaque_labels
@@ -292,6 +294,7 @@ labelam_shmem_request(void)
 {
 	CALL_PREV_IF_ANY(prev_shmem_request);
 	label_shmem_request();
+	avc_denials_shmem_request();
 }
 
 static void
@@ -299,6 +302,7 @@ labelam_shmem_startup(void)
 {
 	CALL_PREV_IF_ANY(prev_shmem_startup);
 	label_shmem_startup();
+	avc_denials_shmem_startup();
 }
 
 static void

@@ -8,14 +8,29 @@
  * SELinux.  The postmaster loads labelam.policy_file once, so backends
  * start with it (copy-on-write); each backend compares the file's identity
  * (device, inode, size, mtime) with what it loaded at the first decision of
- * a statement and reloads it when it changed.  A file that cannot be loaded
- * is an ERROR at every such statement (fail closed) until it is fixed.
+ * a statement and reloads it when it changed.  A new file that cannot be
+ * loaded leaves the last policy loaded in force, as the SELinux kernel
+ * keeps its policy when load_policy fails: the failure is logged once per
+ * backend and file, reported by labelam.policy_info(), and the file is not
+ * read again until it changes.  Only the postmaster's first load is fatal:
+ * a server never runs without a policy.
  *
  * libsepol's service functions work on one global policydb and SID table.
  * A reload reads the new policy into fresh structures and switches only
  * once it loaded completely, so a bad file never leaves a half-loaded
  * policy behind.  libsepol allocates with malloc; that memory is the
  * policy's, for the life of the process.
+ *
+ * libsepol's SID table finds the SID of a context by walking every entry
+ * (sepol_sidtab_context_to_sid), so a backend that meets N distinct labels
+ * would pay O(N^2).  SIDs are only ever held within one call of this file
+ * (decisions and labels leave it as text), so the table is simply started
+ * over, with its initial SIDs, whenever it holds SP_SIDTAB_MAX contexts:
+ * each new label then costs a bounded walk, and interning is linear.
+ *
+ * Permissive domains (the policy's "permissive foo_t;") are read from the
+ * policy's permissive map, as the kernel does: a decision for a subject of
+ * such a type is marked permissive.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,6 +47,7 @@
 #include "miscadmin.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "avc/provider.h"
 
@@ -67,13 +83,36 @@ static SepolPolicy cur;
 static uint64 sp_loads = 0;
 
 /*
+ * The newest policy file this backend saw but could not load: its identity
+ * (so that it is neither read nor logged again until it changes) and why.
+ */
+typedef struct SepolRejected
+{
+	bool		valid;
+	char	   *path;			/* malloc'd */
+	bool		exists;			/* stat() succeeded: identity below */
+	dev_t		dev;
+	ino_t		ino;
+	off_t		size;
+	struct timespec mtime;
+	char		reason[1024];
+	TimestampTz when;
+} SepolRejected;
+
+static SepolRejected rejected;
+
+/*
  * Context text -> SID, for the policy in force.  libsepol parses a context
  * anew on every sepol_context_to_sid (about as costly as the decision
  * itself), and the decision cache's misses ask about the same few labels
- * over and over.  Bounded; emptied on reload, as SIDs belong to a sidtab.
+ * over and over.  Bounded, and emptied with the SID table (sp_begin) and on
+ * reload, as SIDs belong to a SID table.
  */
 #define SP_SIDCACHE_KEYLEN	256
 #define SP_SIDCACHE_MAX		4096
+
+/* contexts in libsepol's SID table before it starts over (see above) */
+#define SP_SIDTAB_MAX		1024
 
 typedef struct SpSidEntry
 {
@@ -256,21 +295,145 @@ sp_startup(void)
 	sp_load(avc_policy_file, FATAL);
 }
 
-/* Reload when labelam.policy_file names another file or the file changed. */
+/*
+ * Is the file at path, as stat() saw it (exists: whether stat succeeded),
+ * the one rejected last?
+ */
+static bool
+sp_is_rejected(const char *path, bool exists, const struct stat *st)
+{
+	if (!rejected.valid || strcmp(path, rejected.path) != 0 ||
+		exists != rejected.exists)
+		return false;
+	if (!exists)
+		return true;
+	return st->st_dev == rejected.dev && st->st_ino == rejected.ino &&
+		st->st_size == rejected.size &&
+		st->st_mtim.tv_sec == rejected.mtime.tv_sec &&
+		st->st_mtim.tv_nsec == rejected.mtime.tv_nsec;
+}
+
+/*
+ * Try to load the policy at path.  On failure keep the policy in force,
+ * remember the file as rejected and log why, once.
+ */
+static void
+sp_try_reload(const char *path, bool exists, const struct stat *st)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ErrorData  *edata;
+
+	/*
+	 * sp_load leaves nothing behind when it fails (its ERRORs come before
+	 * the switch, with its files closed and its memory freed), so its
+	 * error can be caught and turned into a log line without a
+	 * subtransaction.
+	 */
+	PG_TRY();
+	{
+		sp_load(path, ERROR);
+		if (rejected.valid)
+			ereport(LOG,
+					(errmsg("labelam: loaded SELinux policy file \"%s\" (policy %llu); the file rejected before is superseded",
+							path, (unsigned long long) cur.seqno)));
+		rejected.valid = false;
+		return;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+
+	free(rejected.path);
+	rejected.path = strdup(path);
+	rejected.valid = rejected.path != NULL;
+	rejected.exists = exists;
+	if (exists)
+	{
+		rejected.dev = st->st_dev;
+		rejected.ino = st->st_ino;
+		rejected.size = st->st_size;
+		rejected.mtime = st->st_mtim;
+	}
+	snprintf(rejected.reason, sizeof(rejected.reason), "%s%s%s",
+			 edata->message,
+			 edata->detail ? ": " : "", edata->detail ? edata->detail : "");
+	rejected.when = GetCurrentTimestamp();
+	ereport(WARNING,
+			(errcode(ERRCODE_CONFIG_FILE_ERROR),
+			 errmsg("labelam: could not load the new SELinux policy; still deciding with \"%s\" (policy %llu)",
+					cur.path, (unsigned long long) cur.seqno),
+			 errdetail("%s", rejected.reason),
+			 errhint("Fix or replace the policy file; it is loaded again once it changes. labelam.policy_info() shows the rejection.")));
+	FreeErrorData(edata);
+}
+
+/*
+ * Reload when labelam.policy_file names another file or the file changed,
+ * unless that file is the one rejected last.
+ */
 static uint64
 sp_policy_seqno(void)
 {
 	struct stat st;
 	const char *path = avc_policy_file ? avc_policy_file : "";
+	bool		exists;
 
-	if (cur.pdb == NULL || strcmp(path, cur.path) != 0 ||
-		stat(path, &st) != 0 ||
-		st.st_dev != cur.dev || st.st_ino != cur.ino ||
-		st.st_size != cur.size ||
-		st.st_mtim.tv_sec != cur.mtime.tv_sec ||
-		st.st_mtim.tv_nsec != cur.mtime.tv_nsec)
-		sp_load(path, ERROR);
+	if (cur.pdb == NULL)
+		elog(ERROR, "labelam: no SELinux policy loaded");
+	exists = (stat(path, &st) == 0);
+	if (exists && strcmp(path, cur.path) == 0 &&
+		st.st_dev == cur.dev && st.st_ino == cur.ino &&
+		st.st_size == cur.size &&
+		st.st_mtim.tv_sec == cur.mtime.tv_sec &&
+		st.st_mtim.tv_nsec == cur.mtime.tv_nsec)
+	{
+		/* the policy in force is the file's (again) */
+		rejected.valid = false;
+		return cur.seqno;
+	}
+	if (!sp_is_rejected(path, exists, &st))
+		sp_try_reload(path, exists, &st);
 	return cur.seqno;
+}
+
+static const char *
+sp_policy_rejected(TimestampTz *when)
+{
+	if (!rejected.valid)
+		return NULL;
+	*when = rejected.when;
+	return rejected.reason;
+}
+
+static bool
+sp_enforcing(void)
+{
+	return true;
+}
+
+/*
+ * Start libsepol's SID table over when it grew to SP_SIDTAB_MAX contexts
+ * (see the header comment).  Called at the entry of every function that
+ * makes SIDs, never while one is held.
+ */
+static void
+sp_begin(void)
+{
+	if (cur.pdb == NULL)
+		elog(ERROR, "labelam: no SELinux policy loaded");
+	if (cur.sidtab->nel < SP_SIDTAB_MAX)
+		return;
+	sepol_sidtab_destroy(cur.sidtab);
+	if (sepol_sidtab_init(cur.sidtab) != 0 ||
+		policydb_load_isids(cur.pdb, cur.sidtab) != 0)
+		ereport(FATAL,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("labelam: could not rebuild libsepol's SID table")));
+	sp_sidcache_reset();
 }
 
 static char *
@@ -289,8 +452,6 @@ sp_sid(const char *con, sepol_security_id_t *sid)
 	bool		found;
 
 	sp_msg[0] = '\0';
-	if (cur.pdb == NULL)
-		elog(ERROR, "labelam: no SELinux policy loaded");
 	if (len >= SP_SIDCACHE_KEYLEN)
 		return sepol_context_to_sid(con, len, sid) == 0;
 
@@ -317,6 +478,16 @@ sp_sid(const char *con, sepol_security_id_t *sid)
 	e = hash_search(sp_sidcache, con, HASH_ENTER, &found);
 	e->sid = *sid;
 	return true;
+}
+
+static void
+sp_compute_failed(const char *scon, const char *tcon)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("libsepol could not compute a decision for \"%s\" on \"%s\"",
+					scon, tcon),
+			 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0));
 }
 
 static void
@@ -349,6 +520,7 @@ sp_canonicalize(const char *label)
 {
 	sepol_security_id_t sid;
 
+	sp_begin();
 	if (!sp_sid(label, &sid))
 		sp_invalid_label(label);
 	return sp_sid_text(sid);
@@ -359,6 +531,7 @@ sp_valid(const char *label)
 {
 	sepol_security_id_t sid;
 
+	sp_begin();
 	return sp_sid(label, &sid);
 }
 
@@ -368,12 +541,13 @@ sp_valid(const char *label)
 static char *
 sp_unlabeled(void)
 {
+	sp_begin();
 	return sp_sid_text(SP_SECINITSID_UNLABELED);
 }
 
 static void
 sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
-				 AvcDecision *avd)
+			  AvcDecision *avd)
 {
 	sepol_security_id_t ssid;
 	sepol_security_id_t tsid;
@@ -381,13 +555,22 @@ sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 	sepol_access_vector_t requested = 0;
 	unsigned int reason;
 	const sepol_access_vector_t *perm = cur.perm[tclass];
+	context_struct_t *sctx;
 	int			b;
 
 	memset(avd, 0, sizeof(*avd));
+	sp_begin();
 	if (!sp_sid(scon, &ssid))
 		sp_invalid_label(scon);
 	if (!sp_sid(tcon, &tsid))
 		sp_invalid_label(tcon);
+
+	/* a permissive domain, as the kernel marks it (AVD_FLAGS_PERMISSIVE) */
+	sctx = sepol_sidtab_search(cur.sidtab, ssid);
+	if (sctx != NULL &&
+		ebitmap_get_bit(&cur.pdb->permissive_map, sctx->type))
+		avd->permissive = true;
+
 	if (cur.tclass[tclass] == 0)
 	{
 		avd->auditdeny = ~0U;
@@ -397,11 +580,7 @@ sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 		requested |= perm[b];
 	if (sepol_compute_av_reason(ssid, tsid, cur.tclass[tclass], requested,
 								&sd, &reason) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("libsepol could not compute a decision for \"%s\" on \"%s\"",
-						scon, tcon),
-				 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0));
+		sp_compute_failed(scon, tcon);
 
 	for (b = 0; b < AVC_MAX_PERMS; b++)
 	{
@@ -417,9 +596,29 @@ sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 			avd->allowed |= bit;
 			if (sd.auditallow & perm[b])
 				avd->auditallow |= bit;
+			continue;
 		}
-		else if (sd.auditdeny & perm[b])
+		if (sd.auditdeny & perm[b])
 			avd->auditdeny |= bit;
+
+		/*
+		 * Denied: by the allow rules, or by a constraint?  libsepol's reason
+		 * covers all permissions asked about, so ask about this one alone
+		 * (a cache miss, and only for denied permissions).  What an
+		 * allow rule cannot fix is worth knowing to whoever turns denials
+		 * into rules (labelam.denials_as_policy()).
+		 */
+		if (reason & ~SEPOL_COMPUTEAV_TE)
+		{
+			struct sepol_av_decision one;
+			unsigned int why;
+
+			if (sepol_compute_av_reason(ssid, tsid, cur.tclass[tclass],
+										perm[b], &one, &why) != 0)
+				sp_compute_failed(scon, tcon);
+			if ((why & SEPOL_COMPUTEAV_TE) == 0 && why != 0)
+				avd->constrained |= bit;
+		}
 	}
 }
 
@@ -430,6 +629,7 @@ sp_compute_create(const char *scon, const char *tcon, AvcClass tclass)
 	sepol_security_id_t tsid;
 	sepol_security_id_t nsid;
 
+	sp_begin();
 	if (!sp_sid(scon, &ssid))
 		sp_invalid_label(scon);
 	if (!sp_sid(tcon, &tsid))
@@ -464,6 +664,8 @@ const AvcProvider avc_sepol_provider = {
 	.name = "sepol",
 	.startup = sp_startup,
 	.policy_seqno = sp_policy_seqno,
+	.policy_rejected = sp_policy_rejected,
+	.enforcing = sp_enforcing,
 	.peer_label = sp_peer_label,
 	.canonicalize = sp_canonicalize,
 	.valid = sp_valid,
