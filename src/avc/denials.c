@@ -8,9 +8,10 @@
  * This is the review step of rolling a policy out: run it permissive
  * (labelam.enforcing = off), read what it would deny, adjust, enforce.
  *
- * A denial is what an audit line reports as denied (audit.c): a decision
- * whose denied permissions the policy audits (not dontaudit'ed), so
- * nothing is recorded with labelam.audit = none.  Each backend aggregates
+ * A denial is what an audit line reports as denied (audit.c): with
+ * labelam.audit = denied, a decision whose denied permissions the policy
+ * audits (not dontaudit'ed); with 'all', every denial (as semodule -DB
+ * shows them to audit2allow); with 'none', nothing.  Each backend aggregates
  * its statement's denials by (relation, class, object, denied permissions)
  * while it runs, as audit.c does, and adds them to the shared table when
  * the statement's audit lines are written; a row filter denying a million
@@ -152,8 +153,11 @@ avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 {
 	PendingKey	key;
 	PendingEntry *e;
-	uint32		denied = perms & ~avd->allowed & avd->auditdeny;
+	uint32		denied = perms & ~avd->allowed;
 
+	/* what the audit log shows: with labelam.audit = all, dontaudit'ed too */
+	if (avc_audit_mode != AVC_AUDIT_ALL)
+		denied &= avd->auditdeny;
 	if (denied == 0 || shared == NULL)
 		return;
 

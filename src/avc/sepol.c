@@ -48,6 +48,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "postmaster/postmaster.h"
 
 #include "avc/provider.h"
 
@@ -161,75 +162,71 @@ sp_route_messages(void)
 	}
 }
 
+/* The identity of a policy file: what tells that it changed. */
+typedef struct SepolFileId
+{
+	uint64		dev;
+	uint64		ino;
+	int64		size;
+	int64		mtime_sec;
+	int64		mtime_nsec;
+	char		path[MAXPGPATH];
+} SepolFileId;
+
+static void
+sp_file_id(SepolFileId *id, const char *path, const struct stat *st)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->size = st->st_size;
+	id->mtime_sec = st->st_mtim.tv_sec;
+	id->mtime_nsec = st->st_mtim.tv_nsec;
+	strlcpy(id->path, path, sizeof(id->path));
+}
+
 /*
- * Read the policy at path into fresh structures.  On failure, report at
- * elevel (ERROR or FATAL) and leave the policy in force untouched.
+ * Load a policy image (the bytes of a policy file), known as the file id,
+ * into fresh structures.  On failure, report at elevel (ERROR or FATAL) and
+ * leave the policy in force untouched.
  */
 static void
-sp_load(const char *path, int elevel)
+sp_load_image(char *image, size_t len, const SepolFileId *id, int elevel)
 {
-	FILE	   *fp;
-	struct stat st;
 	policydb_t *pdb;
 	sidtab_t   *sidtab;
 	policy_file_t pf;
 	SepolPolicy next;
 	int			c;
 
-	sp_route_messages();
-	if (path == NULL || path[0] == '\0')
-		ereport(elevel,
-				(errcode(ERRCODE_CONFIG_FILE_ERROR),
-				 errmsg("labelam.policy_file is not set"),
-				 errhint("Set labelam.policy_file to a binary SELinux policy, e.g. /etc/selinux/default/policy/policy.33 (package selinux-policy-default).")));
-
-	fp = fopen(path, "rb");
-	if (fp == NULL)
-		ereport(elevel,
-				(errcode_for_file_access(),
-				 errmsg("could not open SELinux policy file \"%s\": %m", path),
-				 errhint("Set labelam.policy_file to a binary SELinux policy, e.g. /etc/selinux/default/policy/policy.33 (package selinux-policy-default).")));
-	if (fstat(fileno(fp), &st) != 0)
-	{
-		int			save_errno = errno;
-
-		fclose(fp);
-		errno = save_errno;
-		ereport(elevel,
-				(errcode_for_file_access(),
-				 errmsg("could not stat SELinux policy file \"%s\": %m", path)));
-	}
-
 	pdb = malloc(sizeof(policydb_t));
 	sidtab = malloc(sizeof(sidtab_t));
 	if (pdb == NULL || sidtab == NULL || policydb_init(pdb) != 0)
 	{
-		fclose(fp);
 		free(pdb);
 		free(sidtab);
 		ereport(elevel,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory loading SELinux policy file \"%s\"", path)));
+				 errmsg("out of memory loading SELinux policy file \"%s\"", id->path)));
 	}
 
 	policy_file_init(&pf);
-	pf.type = PF_USE_STDIO;
-	pf.fp = fp;
+	pf.type = PF_USE_MEMORY;
+	pf.data = image;
+	pf.len = len;
 	pf.handle = &sepol_compat_handle;
 	sp_msg[0] = '\0';
 	if (policydb_read(pdb, &pf, 0) != 0)
 	{
-		fclose(fp);
 		policydb_destroy(pdb);
 		free(pdb);
 		free(sidtab);
 		ereport(elevel,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
-				 errmsg("could not load SELinux policy file \"%s\"", path),
+				 errmsg("could not load SELinux policy file \"%s\"", id->path),
 				 sp_msg[0] ? errdetail("libsepol: %s", sp_msg) : 0,
 				 errhint("labelam.policy_file must name a binary (kernel) SELinux policy such as /etc/selinux/default/policy/policy.33.")));
 	}
-	fclose(fp);
 
 	if (sepol_sidtab_init(sidtab) != 0 || policydb_load_isids(pdb, sidtab) != 0)
 	{
@@ -238,7 +235,7 @@ sp_load(const char *path, int elevel)
 		free(sidtab);
 		ereport(elevel,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
-				 errmsg("could not load SELinux policy file \"%s\"", path),
+				 errmsg("could not load SELinux policy file \"%s\"", id->path),
 				 errdetail("The policy's initial security identifiers are invalid.")));
 	}
 
@@ -246,11 +243,12 @@ sp_load(const char *path, int elevel)
 	memset(&next, 0, sizeof(next));
 	next.pdb = pdb;
 	next.sidtab = sidtab;
-	next.path = strdup(path);
-	next.dev = st.st_dev;
-	next.ino = st.st_ino;
-	next.size = st.st_size;
-	next.mtime = st.st_mtim;
+	next.path = strdup(id->path);
+	next.dev = id->dev;
+	next.ino = id->ino;
+	next.size = id->size;
+	next.mtime.tv_sec = id->mtime_sec;
+	next.mtime.tv_nsec = id->mtime_nsec;
 	next.seqno = ++sp_loads;
 
 	sepol_set_policydb(pdb);
@@ -267,7 +265,7 @@ sp_load(const char *path, int elevel)
 			next.tclass[c] = 0;
 			ereport(WARNING,
 					(errmsg("SELinux policy \"%s\" has no class \"%s\"; labelam denies every permission of it",
-							path, avc_class_names[c])));
+							id->path, avc_class_names[c])));
 			continue;
 		}
 		for (b = 0; names[b] != NULL; b++)
@@ -287,6 +285,206 @@ sp_load(const char *path, int elevel)
 		free(cur.path);
 	}
 	cur = next;
+}
+
+/*
+ * The last good policy.  Backends start with the policy the postmaster
+ * loaded at start-up and load newer files themselves.  When a newer file
+ * cannot be loaded, a backend keeps what it has; but a backend started
+ * after the file was broken has only the start-up policy, which may be
+ * older than what the others decide with.  So every backend that loads a
+ * policy file saves its bytes, with the file's identity, in the data
+ * directory (SP_LAST_GOOD); a backend that cannot load the file falls back
+ * to that copy when it is newer than its own policy.  Copies from before
+ * the server started are ignored: the start-up policy is newer.
+ */
+#define SP_LAST_GOOD		"labelam_last_good_policy"
+#define SP_LAST_GOOD_MAGIC	"labelam policy 1"
+
+typedef struct SepolLastGoodHeader
+{
+	char		magic[16];
+	SepolFileId id;
+} SepolLastGoodHeader;
+
+static void
+sp_save_last_good(const char *image, size_t len, const SepolFileId *id)
+{
+	SepolLastGoodHeader hdr;
+	char		path[MAXPGPATH];
+	char		tmp[MAXPGPATH];
+	FILE	   *fp;
+	bool		ok;
+
+	/* already there (another backend saved it)? */
+	snprintf(path, sizeof(path), "%s/%s", DataDir, SP_LAST_GOOD);
+	fp = fopen(path, "rb");
+	if (fp != NULL)
+	{
+		ok = fread(&hdr, sizeof(hdr), 1, fp) == 1 &&
+			memcmp(hdr.magic, SP_LAST_GOOD_MAGIC, sizeof(hdr.magic)) == 0 &&
+			memcmp(&hdr.id, id, sizeof(*id)) == 0;
+		fclose(fp);
+		if (ok)
+			return;
+	}
+
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.magic, SP_LAST_GOOD_MAGIC, sizeof(hdr.magic));
+	hdr.id = *id;
+	snprintf(tmp, sizeof(tmp), "%s/%s.%d.tmp", DataDir, SP_LAST_GOOD, MyProcPid);
+	fp = fopen(tmp, "wb");
+	ok = fp != NULL &&
+		fwrite(&hdr, sizeof(hdr), 1, fp) == 1 &&
+		fwrite(image, 1, len, fp) == len;
+	if (fp != NULL && fclose(fp) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) != 0)
+	{
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("labelam: could not save the last good SELinux policy as \"%s\": %m",
+						path)));
+		unlink(tmp);
+	}
+}
+
+/* Read a whole file (malloc'd); NULL with errno set on failure. */
+static char *
+sp_read_file(FILE *fp, size_t len)
+{
+	char	   *buf = malloc(Max(len, 1));
+
+	if (buf == NULL)
+	{
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (len > 0 && fread(buf, 1, len, fp) != len)
+	{
+		int			save_errno = ferror(fp) ? errno : EIO;
+
+		free(buf);
+		errno = save_errno;
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * Fall back to the last good policy saved by any backend, if it is newer
+ * than the one in force here.  Returns whether it was loaded.
+ */
+static bool
+sp_load_last_good(void)
+{
+	char		path[MAXPGPATH];
+	SepolLastGoodHeader hdr;
+	struct stat st;
+	FILE	   *fp;
+	char	   *image;
+	bool		loaded = false;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ErrorData  *edata;
+
+	snprintf(path, sizeof(path), "%s/%s", DataDir, SP_LAST_GOOD);
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		return false;
+	if (fstat(fileno(fp), &st) != 0 ||
+		st.st_mtime < timestamptz_to_time_t(PgStartTime) ||
+		(size_t) st.st_size < sizeof(hdr) ||
+		fread(&hdr, sizeof(hdr), 1, fp) != 1 ||
+		memcmp(hdr.magic, SP_LAST_GOOD_MAGIC, sizeof(hdr.magic)) != 0 ||
+		hdr.id.path[sizeof(hdr.id.path) - 1] != '\0' ||
+		(hdr.id.dev == cur.dev && hdr.id.ino == cur.ino &&
+		 hdr.id.size == cur.size && hdr.id.mtime_sec == cur.mtime.tv_sec &&
+		 hdr.id.mtime_nsec == cur.mtime.tv_nsec))
+	{
+		fclose(fp);
+		return false;
+	}
+	image = sp_read_file(fp, st.st_size - sizeof(hdr));
+	fclose(fp);
+	if (image == NULL)
+		return false;
+
+	PG_TRY();
+	{
+		sp_load_image(image, st.st_size - sizeof(hdr), &hdr.id, ERROR);
+		loaded = true;
+	}
+	PG_CATCH();
+	{
+		/* as in sp_try_reload: nothing is left behind */
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		ereport(LOG_SERVER_ONLY,
+				(errmsg("labelam: could not load the last good SELinux policy \"%s\": %s",
+						path, edata->message)));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	free(image);
+	if (loaded)
+		ereport(LOG_SERVER_ONLY,
+				(errmsg("labelam: loaded the last good SELinux policy instead: \"%s\" as a backend loaded it before it was replaced (policy %llu)",
+						hdr.id.path, (unsigned long long) cur.seqno)));
+	return loaded;
+}
+
+/*
+ * Read the policy at path into fresh structures.  On failure, report at
+ * elevel (ERROR or FATAL) and leave the policy in force untouched.
+ */
+static void
+sp_load(const char *path, int elevel)
+{
+	FILE	   *fp;
+	struct stat st;
+	char	   *image;
+	SepolFileId id;
+
+	sp_route_messages();
+	if (path == NULL || path[0] == '\0')
+		ereport(elevel,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("labelam.policy_file is not set"),
+				 errhint("Set labelam.policy_file to a binary SELinux policy, e.g. /etc/selinux/default/policy/policy.33 (package selinux-policy-default).")));
+
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not open SELinux policy file \"%s\": %m", path),
+				 errhint("Set labelam.policy_file to a binary SELinux policy, e.g. /etc/selinux/default/policy/policy.33 (package selinux-policy-default).")));
+	if (fstat(fileno(fp), &st) != 0 ||
+		(image = sp_read_file(fp, st.st_size)) == NULL)
+	{
+		int			save_errno = errno;
+
+		fclose(fp);
+		errno = save_errno;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not read SELinux policy file \"%s\": %m", path)));
+	}
+	fclose(fp);
+
+	sp_file_id(&id, path, &st);
+	PG_TRY();
+	{
+		sp_load_image(image, st.st_size, &id, elevel);
+		/* not the postmaster's start-up load: that one is the default */
+		if (IsUnderPostmaster)
+			sp_save_last_good(image, st.st_size, &id);
+	}
+	PG_FINALLY();
+	{
+		free(image);
+	}
+	PG_END_TRY();
 }
 
 static void
@@ -362,13 +560,17 @@ sp_try_reload(const char *path, bool exists, const struct stat *st)
 			 edata->message,
 			 edata->detail ? ": " : "", edata->detail ? edata->detail : "");
 	rejected.when = GetCurrentTimestamp();
-	ereport(WARNING,
+	/* for the administrator, not the session's client */
+	ereport(LOG_SERVER_ONLY,
 			(errcode(ERRCODE_CONFIG_FILE_ERROR),
 			 errmsg("labelam: could not load the new SELinux policy; still deciding with \"%s\" (policy %llu)",
 					cur.path, (unsigned long long) cur.seqno),
 			 errdetail("%s", rejected.reason),
 			 errhint("Fix or replace the policy file; it is loaded again once it changes. labelam.policy_info() shows the rejection.")));
 	FreeErrorData(edata);
+
+	/* a newer policy than ours that another backend loaded, if any */
+	(void) sp_load_last_good();
 }
 
 /*
