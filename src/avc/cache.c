@@ -286,10 +286,17 @@ avc_client_label(void)
 	return avc_subject;
 }
 
-/* Local id of the session's subject, or 0 if the process has none. */
+/*
+ * Local id of the session's subject, or 0 if the process has none.  The
+ * first use of the cache in a statement may start it over (avc_revalidate),
+ * so that happens before an id is handed out: callers pass it straight to
+ * avc_decide.
+ */
 uint32
 avc_subject_local_id(void)
 {
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
 	if (avc_subject == NULL)
 		return 0;
 	if (avc_subject_lid == 0 || avc_cache == NULL)

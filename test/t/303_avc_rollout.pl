@@ -33,9 +33,14 @@ require { type user_t; }
 permissive user_t;
 });
 
-# the node decides with a copy of the policy, which the test replaces
+# the node decides with a copy of the policy, which the test replaces (in
+# a directory laid out as /etc/selinux/mls: tables' labels come from
+# contexts/sepgsql_contexts beside policy/)
 my $pdir = PostgreSQL::Test::Utils::tempdir('policy');
-my $pfile = "$pdir/policy.33";
+mkdir("$pdir/policy") or die;
+mkdir("$pdir/contexts") or die;
+copy('/etc/selinux/mls/contexts/sepgsql_contexts', "$pdir/contexts/sepgsql_contexts") or die "copy: $!";
+my $pfile = "$pdir/policy/policy.33";
 copy($mls, $pfile) or die "copy: $!";
 
 # swap(file): replace the policy file at once, as an administrator would
