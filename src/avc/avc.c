@@ -15,6 +15,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
+#include "utils/plancache.h"
 
 #include "avc/avc_internal.h"
 #include "label_store/label_store.h"
@@ -75,11 +76,18 @@ StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
 
 /*
  * labelam.enforcing changed: say so once, in the postmaster (every backend
- * runs this hook too, at its next reload of the configuration).
+ * runs this hook too, at its next reload of the configuration, between
+ * statements).  In a backend, cached plans go: the planner decides with
+ * the session's decisions (am/planner.c's endpoint probes), and a plan
+ * made while permissive must not keep its estimates once enforcing again.
+ * The decision cache starts over at the next statement (cache.c).  Only
+ * memory is reset: assign hooks must not fail.
  */
 static void
 avc_enforcing_assign(bool newval, void *extra)
 {
+	if (avc_initialized && IsUnderPostmaster && newval != avc_enforcing)
+		ResetPlanCache();
 	if (avc_initialized && !IsUnderPostmaster && newval != avc_enforcing)
 		ereport(LOG,
 				(errmsg("labelam: labelam.enforcing changed to %s: %s",

@@ -116,9 +116,9 @@ is($node->safe_psql('postgres', q{
 # canonical forms after thousands of labels equal a fresh backend's.
 my $probe = q{
 	SELECT string_agg(format('%s %s %s %s', l,
-			labelam.check_access('staff_u:staff_r:staff_t:s2', l, '{select}'),
-			labelam.check_access('staff_u:staff_r:staff_t:s2', l, '{update}'),
-			labelam.compute_create('staff_u:staff_r:staff_t:s2', l)), ';' ORDER BY i)
+			labelam.check_access('staff_u:staff_r:staff_t:s2:c0.c20', l, '{select}'),
+			labelam.check_access('staff_u:staff_r:staff_t:s2:c0.c20', l, '{update}'),
+			labelam.compute_create('staff_u:staff_r:staff_t:s2:c0.c20', l)), ';' ORDER BY i)
 	FROM (SELECT i, format('system_u:object_r:%s:s%s:c%s,c%s',
 			(ARRAY['sepgsql_table_t', 'sepgsql_ro_table_t', 'etc_t'])[1 + i % 3],
 			i % 4, i % 7, 7 + i % 11) AS l

@@ -142,6 +142,8 @@ is($low->query_safe('SELECT mode FROM labelam.policy_info()'), 'permissive', 'po
 
 $offset = -s $node->logfile;
 is($low->query_safe($rows_sql), $all, 'permissive: the s0 session reads the s1 and s3 rows');
+$low->query_safe("PREPARE rows_p AS $rows_sql");
+is($low->query_safe('EXECUTE rows_p'), $all, 'a statement prepared while permissive, too');
 my $log = log_since($offset);
 like($log, qr/labelam: denied \{ select \} scontext=staff_u:staff_r:staff_t:s0 tcontext=staff_u:object_r:sepgsql_table_t:s1 tclass=db_tuple relation=public\.doc rows=3 permissive=1/,
 	'and the read up is audited as a denial, permissive=1');
@@ -175,9 +177,12 @@ like(log_since($offset), qr/LOG:  labelam: labelam\.enforcing changed to on: den
 	'the switch back is logged');
 is($low->query_safe($rows_sql), 'public-s0-1-down,public-s0-2,public-s0-3',
 	'enforcing again: the open s0 session reads only s0 rows (no permissive decision left in its cache)');
+is($low->query_safe('EXECUTE rows_p'), 'public-s0-1-down,public-s0-2,public-s0-3',
+	'and so does the statement it prepared while permissive');
 $mid->query(q{UPDATE doc SET v = 'again' WHERE id = 2});
 like($mid->{stderr}, qr/ERROR:  permission denied to update rows of relation "doc"/,
 	'enforcing again: the write down is refused in the open s1 session');
+$mid->{stderr} = '';
 is($low->query_safe('SELECT mode FROM labelam.policy_info()'), 'enforcing', 'policy_info(): enforcing');
 is(as('r_s0', 'SELECT string_agg(v, \',\') FROM etcdoc'), '', 'enforcing: staff_t reads no etc_t rows');
 
@@ -256,7 +261,9 @@ sub provoke
 	$session->query_safe($rows_sql);
 	$session->query_safe('SELECT count(*) FROM etcdoc');
 	$session->query(q{UPDATE rodoc SET v = 'ro-changed'});
-	return $session->{stderr};
+	my $err = $session->{stderr};
+	$session->{stderr} = '';	# BackgroundPsql keeps it across queries
+	return $err;
 }
 my $p1 = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ], on_error_stop => 0);
 my $p2 = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ], on_error_stop => 0);
