@@ -14,8 +14,9 @@
  *
  * The cache is reset when the policy's sequence number or labelam.enforcing
  * changes (checked at the first decision of each statement), when the
- * session's label changes, and when it is full (it is bounded; a reset is cheaper than
- * bookkeeping for eviction and a working set that overflows is rare).
+ * session's label changes, and when it is full (it is bounded; a reset is
+ * cheaper than bookkeeping for eviction and a working set that overflows
+ * is rare).
  *
  * In front of it sits a one-entry fast path for the session's subject and
  * db_tuple: a scan mostly sees runs of rows with the same label, so the
