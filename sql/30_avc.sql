@@ -39,8 +39,13 @@ CREATE FUNCTION labelam.create_row_label(table_secid oid)
 COMMENT ON FUNCTION labelam.create_row_label(oid) IS
 	'secid of the label this session gives a new row in a table labeled table_secid';
 
+-- mode: 'enforcing' or 'permissive' (labelam.enforcing off, or the
+-- kernel's permissive mode); rejected: why the newest policy file this
+-- session saw was not loaded (NULL when the policy in force is the newest)
 CREATE FUNCTION labelam.policy_info(OUT provider text, OUT policy text,
-									OUT seqno bigint, OUT mls boolean)
+									OUT seqno bigint, OUT mls boolean,
+									OUT mode text, OUT rejected text,
+									OUT rejected_at timestamptz)
 	AS 'MODULE_PATHNAME', 'labelam_policy_info'
 	LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
 
@@ -67,3 +72,39 @@ CREATE FUNCTION labelam._avc_bench(objects text[], n bigint,
 	AS 'MODULE_PATHNAME', 'labelam_avc_bench'
 	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 REVOKE ALL ON FUNCTION labelam._avc_bench(text[], bigint, boolean) FROM PUBLIC;
+
+-- What the policy denied, across all backends, since the last reset
+-- (src/avc/denials.c).  It names labels of rows and sessions beyond the
+-- reader's reach and relations of every database: superusers only, unless
+-- granted.
+CREATE FUNCTION labelam.denials(
+		OUT database text, OUT subject text, OUT object text,
+		OUT class text, OUT perms text[], OUT relation text,
+		OUT count bigint, OUT first_seen timestamptz,
+		OUT last_seen timestamptz, OUT permissive boolean,
+		OUT constrained text[], OUT truncated boolean)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'labelam_denials'
+	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+REVOKE ALL ON FUNCTION labelam.denials() FROM PUBLIC;
+COMMENT ON FUNCTION labelam.denials() IS
+	'distinct denials of every backend since labelam.reset_denials(): denied permissions, how many decisions, when';
+
+CREATE VIEW labelam.denials AS SELECT * FROM labelam.denials();
+REVOKE ALL ON labelam.denials FROM PUBLIC;
+
+CREATE FUNCTION labelam.reset_denials()
+	RETURNS bigint
+	AS 'MODULE_PATHNAME', 'labelam_reset_denials'
+	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+REVOKE ALL ON FUNCTION labelam.reset_denials() FROM PUBLIC;
+COMMENT ON FUNCTION labelam.reset_denials() IS
+	'forgets the summary of denials (logged); returns how many distinct denials it held';
+
+CREATE FUNCTION labelam.denials_as_policy(module text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'labelam_denials_as_policy'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+REVOKE ALL ON FUNCTION labelam.denials_as_policy(text) FROM PUBLIC;
+COMMENT ON FUNCTION labelam.denials_as_policy(text) IS
+	'the summarized denials as SELinux allow rules (audit2allow); with a module name, a module for checkmodule';

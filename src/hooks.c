@@ -65,6 +65,7 @@
  *		am/messages.c		exclusion conflicts with hidden rows show no key
  *	shmem_request_hook, shmem_startup_hook
  *		label_store/shmem.c	the label dictionary's shared memory
+ *		avc/denials.c		the summary of denials
  *	transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
@@ -91,6 +92,7 @@
  *	label_sql/dump.c	labelam.dump_labels
  *	label_store/dict.c	labelam.max_labels
  *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
+ *						labelam.enforcing, labelam.max_denials,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,
  *						labelam.debug_opaque_labels
@@ -355,6 +357,7 @@ labelam_shmem_request(void)
 {
 	CALL_PREV_IF_ANY(prev_shmem_request);
 	label_shmem_request();
+	avc_denials_shmem_request();
 }
 
 static void
@@ -362,6 +365,7 @@ labelam_shmem_startup(void)
 {
 	CALL_PREV_IF_ANY(prev_shmem_startup);
 	label_shmem_startup();
+	avc_denials_shmem_startup();
 }
 
 static void

@@ -4,12 +4,11 @@
 #    (labelam.max_labels is set a little above it for the whole cluster);
 #  - one backend's decision cache filled to its bound (8192 decisions).
 # Labels are valid MLS labels of the policy, about 45 bytes of text each,
-# interned as opaque text (labelam.debug_opaque_labels): the sepol provider
-# canonicalizes a label through libsepol's SID table, whose lookup is a
-# linear search, so interning N labels in one backend costs O(N^2) there
-# (a development run took 14 minutes for 89k labels, 98% of it in
-# sepol_sidtab_context_to_sid).  The dictionary's memory does not depend
-# on that; the first BENCH_LABELS_CANON labels are timed through the policy.
+# interned as opaque text (labelam.debug_opaque_labels): the dictionary's
+# memory does not depend on the policy, and opaque interning is quicker.
+# (Interning through the policy was quadratic until the sepol provider
+# bounded libsepol's SID table; bench/sepol_labels.sh times it now.)  The
+# first BENCH_LABELS_CANON labels are timed through the policy.
 M=$BENCH_LABELS
 C=${BENCH_LABELS_CANON:-10000}
 s=$(time_query - postgres "SELECT count(labelam.intern_label(format('$ROW_TYPE:s%s:c%s.c%s', i % 16, 0, 1 + i / 16)))

@@ -12,7 +12,10 @@
  *
  * Which decisions are audited: labelam.audit = 'denied' follows the
  * policy (denials unless dontaudit'ed, grants that auditallow names),
- * 'all' takes every decision, 'none' nothing.
+ * 'all' takes every decision, 'none' nothing.  Audited denials are also
+ * summarized across backends (denials.c).  A denial that was not enforced
+ * (labelam.enforcing off, or a permissive domain) says permissive=1, as
+ * SELinux's audit does.
  *
  *-------------------------------------------------------------------------
  */
@@ -88,6 +91,7 @@ avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,
 {
 	uint32		remaining = perms;
 
+	avc_denials_note(rel, tclass, kind, object, avd, perms);
 	if (audit_hash == NULL)
 		audit_create();
 
@@ -145,6 +149,7 @@ avc_audit_flush(void)
 	HASH_SEQ_STATUS status;
 	AuditEntry *e;
 
+	avc_denials_publish();
 	if (audit_hash == NULL)
 		return;
 
@@ -180,6 +185,7 @@ avc_audit_flush(void)
 void
 avc_audit_discard(void)
 {
+	avc_denials_discard();
 	audit_hash = NULL;
 	audit_last = NULL;
 	if (audit_cxt != NULL)

@@ -15,6 +15,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
+#include "utils/plancache.h"
 
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
@@ -29,6 +30,8 @@ char	   *avc_default_client_label = NULL;
 char	   *avc_session_label = NULL;
 char	   *avc_statistics_label = NULL;
 bool		avc_debug_opaque_labels = false;
+bool		avc_enforcing = true;
+static bool avc_initialized = false;
 
 static int	avc_provider_choice;
 
@@ -124,6 +127,28 @@ const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
 
 StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
 				 "db_tuple permission bits and names disagree");
+
+/*
+ * labelam.enforcing changed: say so once, in the postmaster (every backend
+ * runs this hook too, at its next reload of the configuration, between
+ * statements).  In a backend, cached plans go: the planner decides with
+ * the session's decisions (am/planner.c's endpoint probes), and a plan
+ * made while permissive must not keep its estimates once enforcing again.
+ * The decision cache starts over at the next statement (cache.c).  Only
+ * memory is reset: assign hooks must not fail.
+ */
+static void
+avc_enforcing_assign(bool newval, void *extra)
+{
+	if (avc_initialized && IsUnderPostmaster && newval != avc_enforcing)
+		ResetPlanCache();
+	if (avc_initialized && !IsUnderPostmaster && newval != avc_enforcing)
+		ereport(LOG,
+				(errmsg("labelam: labelam.enforcing changed to %s: %s",
+						newval ? "on" : "off",
+						newval ? "denials are enforced again from each session's next statement" :
+						"PERMISSIVE MODE: denials are logged but not enforced from each session's next statement")));
+}
 
 void
 avc_init(void)
@@ -227,11 +252,41 @@ avc_init(void)
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE,
 							 NULL, NULL, NULL);
 
+	/*
+	 * PGC_SIGHUP: only postgresql.conf (or ALTER SYSTEM, a superuser's)
+	 * changes it, for every session at once.  Not PGC_SUSET: no session,
+	 * role, database or function (SET clause) may run permissive on its
+	 * own.
+	 */
+	DefineCustomBoolVariable("labelam.enforcing",
+							 "Enforces the policy's denials; off: permissive mode.",
+							 "Off: every decision is computed and audited as when on, "
+							 "but denials are not enforced (rows are not filtered, writes "
+							 "not refused) and their audit lines say permissive=1, as in "
+							 "SELinux's permissive mode. Takes effect at each session's next statement.",
+							 &avc_enforcing,
+							 true,
+							 PGC_SIGHUP, 0,
+							 NULL, avc_enforcing_assign, NULL);
+
+	DefineCustomIntVariable("labelam.max_denials",
+							"Distinct denials kept in the summary (labelam.denials).",
+							"Each takes about 1.2 kB of shared memory; further distinct "
+							"denials are counted as dropped until labelam.reset_denials().",
+							&avc_max_denials,
+							1000, 0, 1000000,
+							PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
+
 	avc_table_label_init();
 
 	avc_provider = providers[avc_provider_choice];
 	avc_provider->startup();
 
+	if (!IsUnderPostmaster && !avc_enforcing)
+		ereport(LOG,
+				(errmsg("labelam: PERMISSIVE MODE (labelam.enforcing = off): denials are logged but not enforced")));
+	avc_initialized = true;
 }
 
 /* Bits of the permission names given; ERROR for an unknown name. */

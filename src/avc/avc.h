@@ -131,6 +131,13 @@ extern char *avc_storable_label(const char *label);
  */
 extern void avc_audit_flush(void);
 
+/*
+ * denials.c: the shared summary of denials (from the shmem hooks, so only
+ * when labelam is preloaded).
+ */
+extern void avc_denials_shmem_request(void);
+extern void avc_denials_shmem_startup(void);
+
 /* Name of a single permission bit ("select"), for messages. */
 extern const char *avc_perm_name(uint32 perm);
 

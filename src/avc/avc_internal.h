@@ -41,12 +41,14 @@ extern char *avc_default_client_label;
 extern char *avc_session_label;
 extern bool avc_debug_opaque_labels;
 extern char *avc_statistics_label;
+extern bool avc_enforcing;
 
 /* table_label.c */
 extern void avc_table_label_init(void);
 
 /* cache.c */
 extern bool avc_revalidate_pending;
+extern bool avc_enforcing_in_force;
 extern uint32 avc_local_id(const char *canonical_label);
 extern char *avc_object_text(AvcObjKind kind, uint32 object);
 extern const char *avc_local_text(uint32 lid);
@@ -69,6 +71,14 @@ extern void avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,
 							 uint32 object, const AvcDecision *avd,
 							 uint32 perms);
 extern void avc_audit_discard(void);
+
+/* denials.c */
+extern int	avc_max_denials;
+extern void avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
+							 uint32 object, const AvcDecision *avd,
+							 uint32 perms);
+extern void avc_denials_publish(void);
+extern void avc_denials_discard(void);
 
 /* client.c */
 extern void avc_client_init(void);

@@ -12,10 +12,11 @@
  * permission of the class, so one miss answers all later questions about
  * the pair.
  *
- * The cache is reset when the policy's sequence number changes (checked at
- * the first decision of each statement), when the session's label
- * changes, and when it is full (it is bounded; a reset is cheaper than
- * bookkeeping for eviction and a working set that overflows is rare).
+ * The cache is reset when the policy's sequence number or labelam.enforcing
+ * changes (checked at the first decision of each statement), when the
+ * session's label changes, and when it is full (it is bounded; a reset is
+ * cheaper than bookkeeping for eviction and a working set that overflows
+ * is rare).
  *
  * In front of it sits a one-entry fast path for the session's subject and
  * db_tuple: a scan mostly sees runs of rows with the same label, so the
@@ -142,11 +143,21 @@ static AvcFast avc_fast[2];
 static uint64 avc_seqno = 0;
 bool		avc_revalidate_pending = true;
 
+/*
+ * labelam.enforcing as the statement started: decisions computed in
+ * permissive mode are marked permissive and cached, so the cache starts
+ * over when the mode changes, in both directions.
+ */
+bool		avc_enforcing_in_force = true;
+
 static uint64 stat_hits = 0;
 static uint64 stat_misses = 0;
 static uint64 stat_resets = 0;
 
-static const AvcDecision avc_deny_all = {0, 0, ~0U, false};
+static const AvcDecision avc_deny_all = {
+	.allowed = 0,.auditallow = 0,.auditdeny = ~0U,.constrained = 0,
+	.permissive = false
+};
 
 static void
 avc_cache_create(void)
@@ -282,10 +293,17 @@ avc_client_label(void)
 	return avc_subject;
 }
 
-/* Local id of the session's subject, or 0 if the process has none. */
+/*
+ * Local id of the session's subject, or 0 if the process has none.  The
+ * first use of the cache in a statement may start it over (avc_revalidate),
+ * so that happens before an id is handed out: callers pass it straight to
+ * avc_decide.
+ */
 uint32
 avc_subject_local_id(void)
 {
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
 	if (avc_subject == NULL)
 		return 0;
 	if (avc_subject_lid == 0 || avc_cache == NULL)
@@ -298,21 +316,21 @@ avc_subject_local_id(void)
 }
 
 /*
- * First use of the cache in a statement: pick up a new policy, and start
- * over if the local labels grew too many.  The provider may ERROR (a
- * policy file that cannot be loaded); then we stay pending and every
- * decision errors too, until the file is fixed.
+ * First use of the cache in a statement: pick up a new policy or mode, and
+ * start over if the local labels grew too many.  A new policy file that
+ * cannot be loaded leaves the provider's last one in force (provider.h).
  */
 void
 avc_revalidate(void)
 {
 	uint64		seqno = avc_provider->policy_seqno();
 
-	if (seqno != avc_seqno)
+	if (seqno != avc_seqno || avc_enforcing != avc_enforcing_in_force)
 	{
 		if (avc_seqno != 0)
 			avc_cache_reset();
 		avc_seqno = seqno;
+		avc_enforcing_in_force = avc_enforcing;
 	}
 	else if (avc_label_count >= AVC_LABELS_MAX)
 		avc_cache_reset();
@@ -392,6 +410,8 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	avc_provider->compute_av(stext, otext, tclass, &d);
 	if (kind == AVC_OBJ_SECID)
 		pfree(otext);
+	if (!avc_enforcing_in_force)
+		d.permissive = true;
 
 	/* the provider may have looked labels up: insert only now */
 	e = avc_lookup(key, &found);

@@ -14,6 +14,7 @@
 #ifndef LABELAM_AVC_PROVIDER_H
 #define LABELAM_AVC_PROVIDER_H
 
+#include "datatype/timestamp.h"
 #include "libpq/libpq-be.h"
 
 /* The object classes labelam asks about. */
@@ -64,7 +65,13 @@ typedef struct AvcDecision
 	uint32		allowed;
 	uint32		auditallow;		/* allowed and to be audited */
 	uint32		auditdeny;		/* denied and to be audited (not dontaudit) */
-	bool		permissive;		/* denials are logged but not enforced */
+	uint32		constrained;	/* denied by a constraint (MLS, say), not for
+								 * want of an allow rule; 0 if the provider
+								 * cannot tell */
+	bool		permissive;		/* denials are logged but not enforced: the
+								 * subject's domain is permissive in the
+								 * policy, or the provider's whole mode is
+								 * (labelam.enforcing is applied above) */
 } AvcDecision;
 
 typedef struct AvcProvider
@@ -81,9 +88,21 @@ typedef struct AvcProvider
 	/*
 	 * Sequence number of the policy in force.  Cheap (a status page or a
 	 * stat() of the policy file): called once a statement, not per row; it
-	 * (re)loads the policy when it changed, so it may ERROR.
+	 * (re)loads the policy when it changed.  A new policy that cannot be
+	 * loaded leaves the last one loaded in force (logged once, and
+	 * reported by policy_rejected), as SELinux keeps its policy when
+	 * load_policy fails.
 	 */
 	uint64		(*policy_seqno) (void);
+
+	/*
+	 * Why the newest policy seen was not loaded, or NULL if the policy in
+	 * force is the newest; *when is set to the time of the failure.
+	 */
+	const char *(*policy_rejected) (TimestampTz *when);
+
+	/* Does the provider enforce (the kernel's enforcing mode)? */
+	bool		(*enforcing) (void);
 
 	/* Label of the peer of a client connection, or NULL (palloc'd). */
 	char	   *(*peer_label) (Port *port);

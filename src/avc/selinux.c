@@ -211,6 +211,19 @@ sx_compute_create(const char *scon, const char *tcon, AvcClass tclass,
 	return result;
 }
 
+/* The kernel keeps its policy when a load fails; nothing is rejected here. */
+static const char *
+sx_policy_rejected(TimestampTz *when)
+{
+	return NULL;
+}
+
+static bool
+sx_enforcing(void)
+{
+	return selinux_status_getenforce() == 1;
+}
+
 static bool
 sx_mls_enabled(void)
 {
@@ -234,6 +247,8 @@ const AvcProvider avc_selinux_provider = {
 	.name = "selinux",
 	.startup = sx_startup,
 	.policy_seqno = sx_policy_seqno,
+	.policy_rejected = sx_policy_rejected,
+	.enforcing = sx_enforcing,
 	.peer_label = sx_peer_label,
 	.canonicalize = sx_canonicalize,
 	.valid = sx_valid,

@@ -12,6 +12,7 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
@@ -138,9 +139,11 @@ Datum
 labelam_policy_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
 	uint64		seqno;
+	const char *rejected;
+	TimestampTz when = 0;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -149,6 +152,17 @@ labelam_policy_info(PG_FUNCTION_ARGS)
 	values[1] = CStringGetTextDatum(avc_provider->policy_source());
 	values[2] = Int64GetDatum((int64) seqno);
 	values[3] = BoolGetDatum(avc_provider->mls_enabled());
+	/* the mode this session's statements decide in */
+	values[4] = CStringGetTextDatum(avc_enforcing && avc_provider->enforcing() ?
+									"enforcing" : "permissive");
+	rejected = avc_provider->policy_rejected(&when);
+	if (rejected != NULL)
+	{
+		values[5] = CStringGetTextDatum(rejected);
+		values[6] = TimestampTzGetDatum(when);
+	}
+	else
+		nulls[5] = nulls[6] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

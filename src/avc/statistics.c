@@ -118,6 +118,13 @@ avc_check_tuple_for_statistics(Relation rel, Oid object_secid, uint32 perms)
 		avc_stats_fast_object = fkey;
 		avc_stats_fast_avd = d;
 	}
-	return (d.allowed & perms) == perms || d.permissive;
+
+	/*
+	 * Permissive or not: statistics outlive the mode they were gathered in
+	 * (pg_statistic is read by whoever may read the table), so a sample
+	 * taken in permissive mode must hold nothing the statistics subject
+	 * may not select once denials are enforced again.
+	 */
+	return (d.allowed & perms) == perms;
 }
 

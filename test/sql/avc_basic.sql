@@ -2,6 +2,12 @@
 -- policy (selinux-policy-default), as test/test.conf configures every
 -- test cluster.
 SELECT provider, policy, seqno > 0 AS loaded, mls FROM labelam.policy_info();
+-- enforcing, and no newer policy file rejected
+SELECT mode, rejected, rejected_at FROM labelam.policy_info();
+SHOW labelam.enforcing;
+-- permissive mode is the server configuration's to choose, not a session's
+SET labelam.enforcing = off;
+SELECT set_config('labelam.enforcing', 'off', true);
 SHOW labelam.provider;
 
 -- every session has a label; test/test.conf gives the default one

@@ -110,5 +110,32 @@ is($node->safe_psql('postgres', q{
 	'staff_u:object_r:sepgsql_table_t:s1',
 	'a row staff_t at s1 creates in an s0 table is labeled s1');
 
+# Many distinct labels in one backend: the sepol provider starts libsepol's
+# SID table over every 1024 contexts (it would otherwise make interning
+# quadratic: bench/sepol_labels.sh).  Decisions, new-row labels and
+# canonical forms after thousands of labels equal a fresh backend's.
+my $probe = q{
+	SELECT string_agg(format('%s %s %s %s', l,
+			labelam.check_access('staff_u:staff_r:staff_t:s2:c0.c20', l, '{select}'),
+			labelam.check_access('staff_u:staff_r:staff_t:s2:c0.c20', l, '{update}'),
+			labelam.compute_create('staff_u:staff_r:staff_t:s2:c0.c20', l)), ';' ORDER BY i)
+	FROM (SELECT i, format('system_u:object_r:%s:s%s:c%s,c%s',
+			(ARRAY['sepgsql_table_t', 'sepgsql_ro_table_t', 'etc_t'])[1 + i % 3],
+			i % 4, i % 7, 7 + i % 11) AS l
+		  FROM generate_series(0, 59) i) p};
+my $fresh = $node->safe_psql('postgres', $probe);
+like($fresh, qr/ t f /, 'the probe has granted and denied pairs');
+my $after = $node->safe_psql('postgres', qq{
+	SELECT count(DISTINCT labelam.intern_label(format('system_u:object_r:sepgsql_table_t:s%s:c%s,c%s',
+		i % 16, (i / 16) % 1024, ((i / 16) % 1024 + 1 + i / 16384) % 1024)))
+	FROM generate_series(0, 4999) i;
+	$probe;
+	SELECT count(DISTINCT labelam.intern_label(format('system_u:object_r:sepgsql_table_t:s%s:c%s,c%s',
+		i % 16, (i / 16) % 1024, ((i / 16) % 1024 + 1 + i / 16384) % 1024)))
+	FROM generate_series(0, 4999) i;
+	SELECT count(*) FROM labelam.pg_security WHERE seclabel LIKE 'system_u:object_r:sepgsql_table_t:%'});
+is($after, "5000\n$fresh\n5000\n5000",
+	'after 5000 new labels in one backend: the same decisions and new-row labels as a fresh backend, and the labels intern again to the same 5000');
+
 $node->stop;
 done_testing();

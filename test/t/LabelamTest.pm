@@ -5,9 +5,11 @@ package LabelamTest;
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils ();
+use IPC::Run ();
 use Exporter 'import';
 
-our @EXPORT = qw(labelam_node labelam_mls_node);
+our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module);
 
 # labelam_node(name, %params): initialized (not started) node.  Params are
 # those of PostgreSQL::Test::Cluster::init, plus preload => 0 to leave the
@@ -53,6 +55,55 @@ labelam.object_checks = $objects
 } . ($conf // ''));
 	$node->start;
 	return $node;
+}
+
+# mls_policy_store(dir): a private SELinux policy store under dir/root,
+# built as Debian builds the system's MLS store (every module of package
+# selinux-policy-mls, the same ones disabled), without root and without a
+# kernel; its policy.33 equals /etc/selinux/mls/policy/policy.33.  Returns
+# the root.  Takes a minute or two.
+my @mls_disabled = qw(amtu bugzilla cobbler condor cyphesis git ksmtuned
+  likewise livecd nessus numad oddjob openca soundserver thunderbird updfstab
+  usernetctl);
+sub mls_policy_store
+{
+	my ($dir) = @_;
+	my $root = "$dir/root";
+	for my $tool ('/usr/sbin/semodule', '/usr/bin/checkmodule', '/usr/bin/semodule_package')
+	{
+		Test::More::plan(skip_all => "$tool is missing (scripts/deps.sh)") unless -x $tool;
+	}
+	PostgreSQL::Test::Utils::system_or_bail('mkdir', '-p', "$root/etc/selinux", "$root/var/lib/selinux/mls");
+	PostgreSQL::Test::Utils::system_or_bail('cp', '-r', '/etc/selinux/mls', "$root/etc/selinux/");
+	PostgreSQL::Test::Utils::system_or_bail('cp', '/etc/selinux/semanage.conf', "$root/etc/selinux/");
+	my @mods = map { ('-i', $_) } glob('/usr/share/selinux/mls/*.pp.bz2');
+	my @dis = map { ('-d', $_) } @mls_disabled;
+	my ($out, $err);
+	IPC::Run::run([ '/usr/sbin/semodule', '-p', $root, '-s', 'mls', '-n', '-N',
+		'-X', '100', @mods, @dis ], '>', \$out, '2>', \$err)
+	  or die "semodule (building the store) failed: $err";
+	return $root;
+}
+
+# mls_policy_with_module(root, name, te text): compiles the module (plain
+# module syntax, checkmodule), installs it in the private store and returns
+# the path of a copy of the store's new policy.33 (dir of root/name.33).
+sub mls_policy_with_module
+{
+	my ($root, $name, $te) = @_;
+	my $dir = "$root/..";
+	open my $fh, '>', "$dir/$name.te" or die "cannot write $dir/$name.te: $!";
+	print $fh $te;
+	close $fh;
+	my ($out, $err);
+	IPC::Run::run([ '/usr/bin/checkmodule', '-M', '-m', '-o', "$dir/$name.mod", "$dir/$name.te" ],
+		'>', \$out, '2>', \$err) or die "checkmodule $name.te failed: $out $err";
+	IPC::Run::run([ '/usr/bin/semodule_package', '-o', "$dir/$name.pp", '-m', "$dir/$name.mod" ],
+		'>', \$out, '2>', \$err) or die "semodule_package $name failed: $err";
+	IPC::Run::run([ '/usr/sbin/semodule', '-p', $root, '-s', 'mls', '-n', '-i', "$dir/$name.pp" ],
+		'>', \$out, '2>', \$err) or die "semodule -i $name.pp failed: $err";
+	PostgreSQL::Test::Utils::system_or_bail('cp', "$root/etc/selinux/mls/policy/policy.33", "$dir/$name.33");
+	return "$dir/$name.33";
 }
 
 1;
