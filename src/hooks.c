@@ -74,7 +74,7 @@
  *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,
- *						labelam.debug_opaque_labels
+ *						labelam.connect_label, labelam.debug_opaque_labels
  *	avc/table_label.c	labelam.default_table_label
  *
  *-------------------------------------------------------------------------
