@@ -11,8 +11,8 @@
 #    sepgsql's launcher with runcon replaced by labelam.connect_label:
 #    each "-- @SECURITY-CONTEXT=" section runs in its own psql with that
 #    client label, the first at sepgsql_regtest_superuser_t;
-#  - the database is prepared as sepgsql's installation prepares it
-#    (sepgsql.sql run in it: objects labeled by sepgsql_restorecon(NULL)).
+#  - the databases are prepared as sepgsql's installation prepares them
+#    (sepgsql.sql run in each: objects labeled by sepgsql_restorecon(NULL)).
 # A test passes if its output matches sepgsql's expected file, or differs
 # exactly as test/sepgsql-known-diffs/TEST.diff records (see its README).
 #
@@ -69,8 +69,20 @@ check_sepgsql() {	# conf-lines...
 	cp "$LABELAM_TOP/test/sepgsql/launcher" "$out/launcher"
 	[ "$(id -u)" -eq 0 ] && chown -R "$RUN_USER" "$out"
 
-	# The database as pg_regress would create it, then as sepgsql's
-	# installation leaves it: the extension, every object labeled.
+	# The databases as sepgsql's installation leaves them (it runs
+	# sepgsql.sql, which creates its functions and then calls
+	# sepgsql_restorecon(NULL), in every database in single-user mode):
+	# labelam created with object checks off (every object is still
+	# unlabeled, and the policy lets unconfined_t only relabel unlabeled
+	# objects), then every object labeled, with checks on.  The database
+	# postgres first, which labels the databases themselves (shared
+	# labels), then contrib_regression as pg_regress would create it.
+	_sepgsql_install() {	# database
+		psql_q -d "$1" -c "SET labelam.object_checks = off" -c "CREATE EXTENSION labelam" \
+			-c "RESET labelam.object_checks" -c "SELECT sepgsql_restorecon(NULL)" \
+			>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not install labelam in $1"; }
+	}
+	_sepgsql_install postgres
 	psql_q -d postgres -c "CREATE DATABASE contrib_regression TEMPLATE template0" \
 		-c "ALTER DATABASE contrib_regression SET lc_messages TO 'C'" \
 		-c "ALTER DATABASE contrib_regression SET lc_monetary TO 'C'" \
@@ -78,15 +90,8 @@ check_sepgsql() {	# conf-lines...
 		-c "ALTER DATABASE contrib_regression SET lc_time TO 'C'" \
 		-c "ALTER DATABASE contrib_regression SET bytea_output TO 'hex'" \
 		-c "ALTER DATABASE contrib_regression SET timezone_abbreviations TO 'Default'" \
-		>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not create contrib_regression"; }
-	psql_q -d contrib_regression -c "CREATE EXTENSION labelam" >>"$out/setup.log" 2>&1 ||
-		{ cat "$out/setup.log"; die "could not create extension labelam"; }
-	if [ "$(psql_q -At -d contrib_regression -c "SELECT count(*) FROM pg_proc WHERE proname = 'sepgsql_restorecon'")" != 0 ]; then
-		psql_q -d contrib_regression -c "SELECT sepgsql_restorecon(NULL)" >>"$out/setup.log" 2>&1 ||
-			echo "sepgsql: sepgsql_restorecon(NULL) failed, see $out/setup.log"
-	else
-		echo "sepgsql: labelam has no sepgsql_restorecon(); objects stay unlabeled" | tee -a "$out/setup.log"
-	fi
+		>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not create contrib_regression"; }
+	_sepgsql_install contrib_regression
 
 	(cd "$out" && as_user "$PGXS_TESTDIR/regress/pg_regress" --bindir="$PGBIN" \
 		--inputdir="$out" --outputdir="$out" --host="$PGHOST" --port="$PGPORT" \

@@ -5,7 +5,8 @@
 #
 # usage: scripts/sepgsql-policy.sh SEPGSQL_DIR
 #   SEPGSQL_DIR: contrib/sepgsql of the PostgreSQL source (needs
-#   sepgsql-regtest.te).  Prints the path of the binary policy (policy.33).
+#   sepgsql-regtest.te).  Prints the path of the binary policy
+#   (DIR/policy/policy.33, with the policy's DIR/contexts beside it).
 #
 # Steps, as contrib/sepgsql's test_sepgsql expects them on an SELinux host
 # ("make -f /usr/share/selinux/devel/Makefile; semodule -u
@@ -45,8 +46,8 @@ key=$( { sha256sum "$TE" "${BASH_SOURCE[0]}";
 	dpkg-query -W -f='${Version}\n' selinux-policy-default selinux-policy-dev 2>/dev/null; } |
 	sha256sum | cut -c1-16)
 OUT=$CACHE/$key
-if [ -f "$OUT/policy.33" ]; then
-	echo "$OUT/policy.33"
+if [ -f "$OUT/policy/policy.33" ]; then
+	echo "$OUT/policy/policy.33"
 	exit 0
 fi
 
@@ -90,11 +91,13 @@ semodule -p "$ROOT" -s default -n -X 400 -i "$TMP/postgresql.cil" \
 POL=$ROOT/etc/selinux/default/policy/policy.33
 [ -f "$POL" ] || { echo "sepgsql-policy: semodule wrote no $POL" >&2; exit 2; }
 
-mkdir -p "$OUT.tmp"
-cp "$POL" "$OUT.tmp/policy.33"
+# laid out as /etc/selinux/<type>: labelam finds contexts/sepgsql_contexts
+# (the objects' default labels) beside policy/policy.33
+mkdir -p "$OUT.tmp/policy"
+cp "$POL" "$OUT.tmp/policy/policy.33"
 cp "$TMP/module/sepgsql-regtest.te" "$TMP/semodule.log" "$OUT.tmp/"
 cp -a "$ROOT/etc/selinux/default/contexts" "$OUT.tmp/contexts"
 chmod -R a+rX "$OUT.tmp"
 rm -rf "$OUT"
 mv "$OUT.tmp" "$OUT"
-echo "$OUT/policy.33"
+echo "$OUT/policy/policy.33"
