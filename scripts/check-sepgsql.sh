@@ -56,6 +56,7 @@ check_sepgsql() {	# conf-lines...
 		esac
 	done
 	cluster_start sepgsql "${conf[@]}" \
+		"labelam.object_checks = off" \
 		"labelam.policy_file = '$policy'" \
 		"labelam.default_client_label = '$SEPGSQL_LAUNCHER_LABEL'" \
 		"log_line_prefix = '%m %b[%p] '"
@@ -72,14 +73,13 @@ check_sepgsql() {	# conf-lines...
 	# The databases as sepgsql's installation leaves them (it runs
 	# sepgsql.sql, which creates its functions and then calls
 	# sepgsql_restorecon(NULL), in every database in single-user mode):
-	# labelam created with object checks off (every object is still
-	# unlabeled, and the policy lets unconfined_t only relabel unlabeled
-	# objects), then every object labeled, with checks on.  The database
-	# postgres first, which labels the databases themselves (shared
-	# labels), then contrib_regression as pg_regress would create it.
+	# the cluster starts with object checks off, since every object is
+	# still unlabeled and the policy lets unconfined_t only relabel
+	# unlabeled objects; labelam is created and every object labeled in
+	# postgres (which labels the databases themselves: shared labels) and
+	# in contrib_regression, made as pg_regress makes it; then checks on.
 	_sepgsql_install() {	# database
-		psql_q -d "$1" -c "SET labelam.object_checks = off" -c "CREATE EXTENSION labelam" \
-			-c "RESET labelam.object_checks" -c "SELECT sepgsql_restorecon(NULL)" \
+		psql_q -d "$1" -c "CREATE EXTENSION labelam" -c "SELECT sepgsql_restorecon(NULL)" \
 			>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not install labelam in $1"; }
 	}
 	_sepgsql_install postgres
@@ -92,6 +92,14 @@ check_sepgsql() {	# conf-lines...
 		-c "ALTER DATABASE contrib_regression SET timezone_abbreviations TO 'Default'" \
 		>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not create contrib_regression"; }
 	_sepgsql_install contrib_regression
+	psql_q -d postgres -c "ALTER SYSTEM SET labelam.object_checks = on" -c "SELECT pg_reload_conf()" \
+		>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not turn object checks on"; }
+	for l in $(seq 1 100); do
+		[ "$(psql_q -At -d postgres -c "SHOW labelam.object_checks" 2>>"$out/setup.log")" = on ] && break
+		sleep 0.1
+	done
+	[ "$(psql_q -At -d postgres -c "SHOW labelam.object_checks" 2>&1)" = on ] ||
+		die "labelam.object_checks is not on after reload"
 
 	(cd "$out" && as_user "$PGXS_TESTDIR/regress/pg_regress" --bindir="$PGBIN" \
 		--inputdir="$out" --outputdir="$out" --host="$PGHOST" --port="$PGPORT" \
