@@ -23,18 +23,15 @@ PG_SUITES=${PG_SUITES:-/var/tmp/labelam-pg-suites}
 AM_NAME_TESTS="create_index create_am psql"
 DRIFT_FILE=src/backend/access/heap/heapam_handler.c
 
-# The source tree of the installed postgresql-15 (Debian source package,
-# fetched once as root): sets PG_SRC.
-_check_pg_source() {
-	local ver upstream src
+_check_pg_fetch() {
+	local ver upstream src tarball
 	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
 	upstream=${ver%%-*}
+	SUITE=$PG_SUITES/$upstream/suite
+	[ -f "$SUITE/regress/lib/regress.so" ] && [ -f "$SUITE/src/$DRIFT_FILE" ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	src=$PG_SUITES/$upstream/src/postgresql-$upstream
 	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
-		src=$(ls -d "$PG_SUITES/$upstream"/src/postgresql-15.*/ 2>/dev/null | head -1 | sed 's:/$::')
-		[ -n "$src" ] && [ -f "$src/src/test/regress/parallel_schedule" ] && { PG_SRC=$src; return 0; }
-		src=$PG_SUITES/$upstream/src/postgresql-$upstream
-		[ "$(id -u)" -eq 0 ] || die "the PostgreSQL source is not cached in $PG_SUITES; run once as root"
 		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 			# mirror the Debian archive's deb822 stanzas as deb-src
 			local f tmp
@@ -56,18 +53,6 @@ _check_pg_source() {
 		[ -f "$src/src/test/regress/parallel_schedule" ] ||
 			src=$(ls -d "$PG_SUITES/$upstream"/src/postgresql-15.*/ | head -1 | sed 's:/$::')
 	fi
-	PG_SRC=$src
-}
-
-_check_pg_fetch() {
-	local ver upstream src
-	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
-	upstream=${ver%%-*}
-	SUITE=$PG_SUITES/$upstream/suite
-	[ -f "$SUITE/regress/lib/regress.so" ] && [ -f "$SUITE/src/$DRIFT_FILE" ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
-	_check_pg_source
-	src=$PG_SRC
 	local R=$src/src/test/regress I=$src/src/test/isolation t f
 	tests_of() { sed -n 's/^test:[[:space:]]*//p' "$1" | tr -s ' \t' '\n' | sed '/^$/d'; }
 	rm -rf "$SUITE"

@@ -40,11 +40,16 @@ _sepgsql_changed_lines() {	# test diffs-file
 }
 
 check_sepgsql() {	# conf-lines...
+	# the source of the installed postgresql-15, as check-pg.sh fetches it
 	. "$LABELAM_TOP/scripts/check-pg.sh"
-	_check_pg_source
-	local src=$PG_SRC/contrib/sepgsql policy out=$WORK/sepgsql-run t p=0 f=0 failed=()
+	_check_pg_fetch
+	local ver upstream
+	ver=$(dpkg-query -W -f='${Version}' postgresql-15)
+	upstream=${ver%%-*}
+	local src=$PG_SUITES/$upstream/src/postgresql-$upstream/contrib/sepgsql policy out=$WORK/sepgsql-run t p=0 f=0 failed=()
 	local tests=${SEPGSQL:-$SEPGSQL_TESTS_DEFAULT} conf=() l
-	[ -f "$src/sepgsql-regtest.te" ] || die "$src has no sepgsql-regtest.te"
+	[ -f "$src/sepgsql-regtest.te" ] ||
+		die "$src/sepgsql-regtest.te is missing (remove $PG_SUITES/$upstream/suite and run once as root to fetch the source again)"
 	policy=$("$LABELAM_TOP/scripts/sepgsql-policy.sh" "$src") || die "could not build sepgsql's regression policy"
 
 	# test.conf's settings, with the regression policy and the launcher's
