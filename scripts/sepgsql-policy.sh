@@ -20,10 +20,15 @@
 #     - the tunable sepgsql_regression_test_mode defaults to true: Debian's
 #       policies compile tunables away (they are not booleans in
 #       policy.33), so "setsebool" has nothing to set afterwards.
-#  2. the same for the base policy's tunable sepgsql_enable_users_ddl
-#     (module postgresql): its CIL is exported from the private store,
-#     the tunable's default set to true, and it is installed over the
-#     original at a higher priority.
+#  2. the same for two of the base policy's booleans (module postgresql):
+#     its CIL is exported from the private store, their defaults set to
+#     true, and it is installed over the original at a higher priority:
+#     - sepgsql_enable_users_ddl, which test_sepgsql requires on;
+#     - sepgsql_unconfined_dbadm ("allow database admins to execute DML
+#       statements"), off in Debian's policy but on in the policy sepgsql's
+#       expected files were made with: in label.out the DBA domain
+#       sepgsql_regtest_dba_t inserts into sepgsql_table_t tables and
+#       reads pg_seclabels, which only this boolean allows it.
 #  3. both installed into a private copy of the policy store
 #     (semodule -p ROOT -n), whose policy.33 is the result.
 # The result is cached under $SEPGSQL_POLICY_CACHE, keyed by the inputs'
@@ -78,12 +83,14 @@ cp -a /etc/selinux/default "$ROOT/etc/selinux/"
 cp -a /etc/selinux/semanage.conf "$ROOT/etc/selinux/"
 cp -a /var/lib/selinux/default "$ROOT/var/lib/selinux/"
 
-# 2. the base policy's sepgsql_enable_users_ddl, on
+# 2. the base policy's booleans sepgsql_enable_users_ddl and sepgsql_unconfined_dbadm, on
 (cd "$TMP" && semodule -p "$ROOT" -s default -c -E postgresql >/dev/null 2>&1) ||
 	{ echo "sepgsql-policy: could not export module postgresql" >&2; exit 2; }
-grep -Eq '^\((boolean|tunable) sepgsql_enable_users_ddl false\)' "$TMP/postgresql.cil" ||
-	{ echo "sepgsql-policy: sepgsql_enable_users_ddl not found in postgresql.cil" >&2; exit 2; }
-sed -Ei 's/^\((boolean|tunable) sepgsql_enable_users_ddl false\)/(\1 sepgsql_enable_users_ddl true)/' "$TMP/postgresql.cil"
+for b in sepgsql_enable_users_ddl sepgsql_unconfined_dbadm; do
+	grep -Eq "^\((boolean|tunable) $b false\)" "$TMP/postgresql.cil" ||
+		{ echo "sepgsql-policy: $b not found in postgresql.cil" >&2; exit 2; }
+	sed -Ei "s/^\((boolean|tunable) $b false\)/(\1 $b true)/" "$TMP/postgresql.cil"
+done
 
 semodule -p "$ROOT" -s default -n -X 400 -i "$TMP/postgresql.cil" \
 	-i "$TMP/module/sepgsql-regtest.pp" >"$TMP/semodule.log" 2>&1 ||
