@@ -29,7 +29,13 @@
 #       expected files were made with: in label.out the DBA domain
 #       sepgsql_regtest_dba_t inserts into sepgsql_table_t tables and
 #       reads pg_seclabels, which only this boolean allows it.
-#  3. both installed into a private copy of the policy store
+#  2b. db_table { truncate }, which Debian's policy does not define, added
+#     to the base module's class db_table exactly as test_sepgsql says to
+#     for running its truncate test ("sudo semodule -cE base; sudo sed -i
+#     -E 's/(class db_table.*?) \)/\1 truncate\)/' base.cil; sudo
+#     semodule -i base.cil"); sepgsql-regtest.te then grants it to
+#     sepgsql_regtest_superuser_t on sepgsql_regtest_foo_table_t only.
+#  3. all installed into a private copy of the policy store
 #     (semodule -p ROOT -n), whose policy.33 is the result.
 # The result is cached under $SEPGSQL_POLICY_CACHE, keyed by the inputs'
 # hashes (the .te, this script, the installed policy store).
@@ -57,6 +63,8 @@ if [ -f "$OUT/policy/policy.33" ]; then
 fi
 
 mkdir -p "$CACHE"
+# policies built from other inputs, unused for a week
+find "$CACHE" -mindepth 1 -maxdepth 1 -type d -mtime +7 -exec rm -rf {} + 2>/dev/null
 TMP=$(mktemp -d "$CACHE/build.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
@@ -92,7 +100,17 @@ for b in sepgsql_enable_users_ddl sepgsql_unconfined_dbadm; do
 	sed -Ei "s/^\((boolean|tunable) $b false\)/(\1 $b true)/" "$TMP/postgresql.cil"
 done
 
-semodule -p "$ROOT" -s default -n -X 400 -i "$TMP/postgresql.cil" \
+# 2b. db_table { truncate }
+(cd "$TMP" && semodule -p "$ROOT" -s default -c -E base >/dev/null 2>&1) ||
+	{ echo "sepgsql-policy: could not export module base" >&2; exit 2; }
+grep -Eq '^\(class db_table \(.* \)\)$' "$TMP/base.cil" ||
+	{ echo "sepgsql-policy: class db_table not found in base.cil" >&2; exit 2; }
+grep -Eq '^\(class db_table \(.*truncate.*\)\)$' "$TMP/base.cil" ||
+	sed -i -E 's/^(\(class db_table \(.*) \)\)$/\1 truncate ))/' "$TMP/base.cil"
+grep -Eq '^\(class db_table \(.* truncate \)\)$' "$TMP/base.cil" ||
+	{ echo "sepgsql-policy: could not add truncate to class db_table" >&2; exit 2; }
+
+semodule -p "$ROOT" -s default -n -X 400 -i "$TMP/base.cil" -i "$TMP/postgresql.cil" \
 	-i "$TMP/module/sepgsql-regtest.pp" >"$TMP/semodule.log" 2>&1 ||
 	{ cat "$TMP/semodule.log" >&2; exit 2; }
 POL=$ROOT/etc/selinux/default/policy/policy.33
