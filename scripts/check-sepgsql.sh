@@ -33,10 +33,15 @@ _sepgsql_known_diff() {	# test diffs-file
 	cmp -s "$known" <(_sepgsql_changed_lines "$1" "$2")
 }
 
+# The changed lines of TEST's diff, with the path of the regression policy
+# (which names the cache entry) written @policy_file@.
 _sepgsql_changed_lines() {	# test diffs-file
-	awk -v t="$1" '
+	awk -v t="$1" -v pol="${SEPGSQL_POLICY_FILE:-}" '
 		/^diff / { cur = ($0 ~ "/" t "\\.out ") }
-		cur && /^[-+]/ && !/^(\+\+\+|---) / { print }' "$2"
+		cur && /^[-+]/ && !/^(\+\+\+|---) / {
+			if (pol != "") { while ((i = index($0, pol)) > 0) $0 = substr($0, 1, i - 1) "@policy_file@" substr($0, i + length(pol)) }
+			print
+		}' "$2"
 }
 
 check_sepgsql() {	# conf-lines...
@@ -51,6 +56,7 @@ check_sepgsql() {	# conf-lines...
 	[ -f "$src/sepgsql-regtest.te" ] ||
 		die "$src/sepgsql-regtest.te is missing (remove $PG_SUITES/$upstream/suite and run once as root to fetch the source again)"
 	policy=$("$LABELAM_TOP/scripts/sepgsql-policy.sh" "$src") || die "could not build sepgsql's regression policy"
+	SEPGSQL_POLICY_FILE=$policy
 
 	# test.conf's settings, with the regression policy and the launcher's
 	# domain as the label of connections that ask for none
