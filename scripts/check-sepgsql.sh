@@ -44,6 +44,49 @@ _sepgsql_changed_lines() {	# test diffs-file
 		}' "$2"
 }
 
+# Every selected test counts as failed: the suite could not run.
+_sepgsql_all_failed() {	# tests reason
+	local n
+	n=$(echo "$1" | wc -w)
+	FAILED=$((FAILED + n))
+	FAILED_NAMES+=("sepgsql: $1 (not run: $2)")
+	echo "sepgsql: 0 passed, $n failed (not run: $2)"
+}
+
+# The databases as sepgsql's installation leaves them (it runs sepgsql.sql,
+# which creates its functions and then calls sepgsql_restorecon(NULL), in
+# every database in single-user mode): the cluster starts with object
+# checks off, since every object is still unlabeled and the policy lets
+# unconfined_t only relabel unlabeled objects; labelam is created and every
+# object labeled in postgres (which labels the databases themselves: shared
+# labels) and in contrib_regression, made as pg_regress makes it; then
+# checks on.  Output in OUT/setup.log; non-zero if a step failed.
+_sepgsql_setup() {	# out
+	local out=$1 db l
+	for db in postgres contrib_regression; do
+		if [ "$db" = contrib_regression ]; then
+			psql_q -d postgres -c "CREATE DATABASE contrib_regression TEMPLATE template0" \
+				-c "ALTER DATABASE contrib_regression SET lc_messages TO 'C'" \
+				-c "ALTER DATABASE contrib_regression SET lc_monetary TO 'C'" \
+				-c "ALTER DATABASE contrib_regression SET lc_numeric TO 'C'" \
+				-c "ALTER DATABASE contrib_regression SET lc_time TO 'C'" \
+				-c "ALTER DATABASE contrib_regression SET bytea_output TO 'hex'" \
+				-c "ALTER DATABASE contrib_regression SET timezone_abbreviations TO 'Default'" \
+				>>"$out/setup.log" 2>&1 || return 1
+		fi
+		psql_q -d "$db" -c "CREATE EXTENSION labelam" -c "SELECT sepgsql_restorecon(NULL)" \
+			>>"$out/setup.log" 2>&1 || return 1
+	done
+	psql_q -d postgres -c "ALTER SYSTEM SET labelam.object_checks = on" -c "SELECT pg_reload_conf()" \
+		>>"$out/setup.log" 2>&1 || return 1
+	for l in $(seq 1 100); do
+		[ "$(psql_q -At -d postgres -c "SHOW labelam.object_checks" 2>>"$out/setup.log")" = on ] && return 0
+		sleep 0.1
+	done
+	echo "labelam.object_checks is not on after reload" >>"$out/setup.log"
+	return 1
+}
+
 check_sepgsql() {	# conf-lines...
 	# the source of the installed postgresql-15, as check-pg.sh fetches it
 	. "$LABELAM_TOP/scripts/check-pg.sh"
@@ -55,7 +98,13 @@ check_sepgsql() {	# conf-lines...
 	local tests=${SEPGSQL:-$SEPGSQL_TESTS_DEFAULT} conf=() l
 	[ -f "$src/sepgsql-regtest.te" ] ||
 		die "$src/sepgsql-regtest.te is missing (remove $PG_SUITES/$upstream/suite and run once as root to fetch the source again)"
-	policy=$("$LABELAM_TOP/scripts/sepgsql-policy.sh" "$src") || die "could not build sepgsql's regression policy"
+	for t in $tests; do
+		[ -f "$src/sql/$t.sql" ] || die "contrib/sepgsql has no test $t"
+	done
+	if ! policy=$("$LABELAM_TOP/scripts/sepgsql-policy.sh" "$src"); then
+		_sepgsql_all_failed "$tests" "could not build sepgsql's regression policy"
+		return
+	fi
 	SEPGSQL_POLICY_FILE=$policy
 
 	# test.conf's settings, with the regression policy and the launcher's
@@ -74,43 +123,18 @@ check_sepgsql() {	# conf-lines...
 
 	mkdir -p "$out/sql" "$out/expected"
 	for t in $tests; do
-		[ -f "$src/sql/$t.sql" ] || die "contrib/sepgsql has no test $t"
 		cp "$src/sql/$t.sql" "$out/sql/"
 		cp "$src/expected/$t.out" "$out/expected/"
 	done
 	cp "$LABELAM_TOP/test/sepgsql/launcher" "$out/launcher"
 	[ "$(id -u)" -eq 0 ] && chown -R "$RUN_USER" "$out"
 
-	# The databases as sepgsql's installation leaves them (it runs
-	# sepgsql.sql, which creates its functions and then calls
-	# sepgsql_restorecon(NULL), in every database in single-user mode):
-	# the cluster starts with object checks off, since every object is
-	# still unlabeled and the policy lets unconfined_t only relabel
-	# unlabeled objects; labelam is created and every object labeled in
-	# postgres (which labels the databases themselves: shared labels) and
-	# in contrib_regression, made as pg_regress makes it; then checks on.
-	_sepgsql_install() {	# database
-		psql_q -d "$1" -c "CREATE EXTENSION labelam" -c "SELECT sepgsql_restorecon(NULL)" \
-			>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not install labelam in $1"; }
-	}
-	_sepgsql_install postgres
-	psql_q -d postgres -c "CREATE DATABASE contrib_regression TEMPLATE template0" \
-		-c "ALTER DATABASE contrib_regression SET lc_messages TO 'C'" \
-		-c "ALTER DATABASE contrib_regression SET lc_monetary TO 'C'" \
-		-c "ALTER DATABASE contrib_regression SET lc_numeric TO 'C'" \
-		-c "ALTER DATABASE contrib_regression SET lc_time TO 'C'" \
-		-c "ALTER DATABASE contrib_regression SET bytea_output TO 'hex'" \
-		-c "ALTER DATABASE contrib_regression SET timezone_abbreviations TO 'Default'" \
-		>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not create contrib_regression"; }
-	_sepgsql_install contrib_regression
-	psql_q -d postgres -c "ALTER SYSTEM SET labelam.object_checks = on" -c "SELECT pg_reload_conf()" \
-		>>"$out/setup.log" 2>&1 || { cat "$out/setup.log"; die "could not turn object checks on"; }
-	for l in $(seq 1 100); do
-		[ "$(psql_q -At -d postgres -c "SHOW labelam.object_checks" 2>>"$out/setup.log")" = on ] && break
-		sleep 0.1
-	done
-	[ "$(psql_q -At -d postgres -c "SHOW labelam.object_checks" 2>&1)" = on ] ||
-		die "labelam.object_checks is not on after reload"
+	if ! _sepgsql_setup "$out"; then
+		tail -5 "$out/setup.log"
+		_sepgsql_all_failed "$tests" "setting up the databases failed, see $out/setup.log"
+		cluster_stop
+		return
+	fi
 
 	(cd "$out" && as_user "$PGXS_TESTDIR/regress/pg_regress" --bindir="$PGBIN" \
 		--inputdir="$out" --outputdir="$out" --host="$PGHOST" --port="$PGPORT" \
