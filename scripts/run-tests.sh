@@ -1,16 +1,18 @@
 #!/bin/bash
 # scripts/run-tests.sh -- "make test": set-up, build, private install, then
 # every test of the project: pg_regress files (test/sql), isolation specs
-# (test/specs), TAP scripts (test/t) and PostgreSQL's own suites under
-# labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
+# (test/specs), TAP scripts (test/t), contrib/sepgsql's regression suite
+# against labelam (scripts/check-sepgsql.sh) and PostgreSQL's own suites
+# under labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
 #
-# env: LABELAM_TESTS="regress isolation tap pg" selects parts;
-#      REGRESS="a b", ISOLATION="x", TAP="t/001_x.pl" select tests;
+# env: LABELAM_TESTS="regress isolation tap sepgsql pg" selects parts;
+#      REGRESS="a b", ISOLATION="x", TAP="t/001_x.pl", SEPGSQL="label dml"
+#      select tests;
 #      LABELAM_KEEP=1 keeps the work directory.
 set -uo pipefail
 . "$(dirname "$0")/pgenv.sh"
 
-PARTS=${LABELAM_TESTS:-regress isolation tap pg}
+PARTS=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
 labelam_setup
 
 cp -r "$LABELAM_TOP/test" "$WORK/test"
@@ -81,6 +83,11 @@ if [[ " $PARTS " == *" tap "* ]]; then
 			done
 		fi
 	fi
+fi
+
+if [[ " $PARTS " == *" sepgsql "* ]]; then
+	. "$LABELAM_TOP/scripts/check-sepgsql.sh"
+	check_sepgsql "${CONF[@]}"
 fi
 
 if [[ " $PARTS " == *" pg "* ]]; then

@@ -95,7 +95,7 @@
  *						labelam.enforcing, labelam.max_denials,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,
- *						labelam.debug_opaque_labels
+ *						labelam.connect_label, labelam.debug_opaque_labels
  *	avc/table_label.c	labelam.default_table_label
  *
  *-------------------------------------------------------------------------

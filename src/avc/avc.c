@@ -28,6 +28,7 @@ char	   *avc_policy_booleans = NULL;
 int			avc_audit_mode = AVC_AUDIT_DENIED;
 char	   *avc_default_client_label = NULL;
 char	   *avc_session_label = NULL;
+char	   *avc_connect_label = NULL;
 char	   *avc_statistics_label = NULL;
 bool		avc_debug_opaque_labels = false;
 bool		avc_enforcing = true;
@@ -237,6 +238,28 @@ avc_init(void)
 							   avc_session_label_check,
 							   avc_session_label_assign,
 							   NULL);
+
+	/*
+	 * PGC_BACKEND: only the connection's start-up packet sets it (a client's
+	 * PGOPTIONS); ALTER ROLE/DATABASE ... SET and SET cannot.  It is a
+	 * request, not a label: granted only if the policy lets the label the
+	 * session gets otherwise change itself to it, exactly as
+	 * labelam.set_client_label() right after connecting would (see
+	 * avc/client.c).  It is what runcon is to a client on an SELinux host.
+	 */
+	DefineCustomStringVariable("labelam.connect_label",
+							   "Security label this connection asks for at its start.",
+							   "Granted if the security policy lets the label the connection "
+							   "gets otherwise (peer context, labelam.role_label, "
+							   "labelam.default_client_label) change to it: process { setcurrent } "
+							   "and { dyntransition }, as labelam.set_client_label() asks; "
+							   "otherwise the connection is refused. Set at connection start "
+							   "only, e.g. PGOPTIONS='-c labelam.connect_label=...'.",
+							   &avc_connect_label,
+							   "",
+							   PGC_BACKEND,
+							   GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
+							   NULL, NULL, NULL);
 
 	/*
 	 * For testing the label dictionary apart from any policy.  It gives no

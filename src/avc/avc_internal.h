@@ -39,6 +39,7 @@ typedef enum AvcAuditMode
 extern int	avc_audit_mode;
 extern char *avc_default_client_label;
 extern char *avc_session_label;
+extern char *avc_connect_label;
 extern bool avc_debug_opaque_labels;
 extern char *avc_statistics_label;
 extern bool avc_enforcing;

@@ -14,6 +14,13 @@
  *		its own label with PGOPTIONS, ALTER ROLE ... SET or ALTER DATABASE
  *		... SET.
  * Without one the connection is refused (FATAL), never run unconfined.
+ * A client may then ask for another label at connection start with
+ * labelam.connect_label (PGOPTIONS): the session changes to it as
+ * labelam.set_client_label() would (the policy's process { setcurrent
+ * dyntransition } from the label just resolved), or the connection is
+ * refused.  It gives nothing that calling labelam.set_client_label() as
+ * the first statement would not, and is what runcon is on an SELinux host:
+ * the label belongs to every connection the client process makes.
  * SET ROLE does not change the label: database roles are not policy
  * subjects, as with SELinux users.
  *
@@ -185,6 +192,38 @@ resolve_error_context(void *arg)
 	errcontext("security label of the session, from %s", (const char *) arg);
 }
 
+static bool change_allowed(uint32 from, uint32 to, bool audit);
+
+/*
+ * labelam.connect_label: the label the client asked for at connection
+ * start, if the policy lets the session's label (just resolved) change to
+ * it.  Start-up has no transaction to roll back, no cursor and no plan, so
+ * only the policy's decision matters (see avc_set_client_label).
+ */
+static void
+apply_connect_label(void)
+{
+	ErrorContextCallback errcallback;
+	char	   *canonical;
+	const char *current = avc_client_label();
+
+	errcallback.callback = resolve_error_context;
+	errcallback.arg = unconstify(char *, (const char *) "labelam.connect_label");
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	canonical = avc_canonicalize(avc_connect_label);
+	error_context_stack = errcallback.previous;
+
+	if (!change_allowed(avc_subject_local_id(), avc_local_id(canonical), true))
+		ereport(FATAL,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to connect with security label \"%s\"",
+						canonical),
+				 errdetail("The security policy does not allow \"%s\" process { setcurrent } on itself and { dyntransition } to the label asked for with labelam.connect_label.",
+						   current)));
+	set_session_label(canonical, PGC_S_OVERRIDE);
+}
+
 /*
  * Called at the first commit of the process (see the header comment).
  */
@@ -251,6 +290,9 @@ avc_client_resolve(void)
 	error_context_stack = errcallback.previous;
 
 	set_session_label(canonical, PGC_S_OVERRIDE);
+
+	if (avc_connect_label != NULL && avc_connect_label[0] != '\0')
+		apply_connect_label();
 }
 
 /*

@@ -39,6 +39,7 @@
 #include "access/sysattr.h"
 #include "access/xact.h"
 #include "catalog/dependency.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -46,10 +47,10 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
-#include "parser/parse_func.h"
 #include "parser/parse_node.h"
 #include "parser/parsetree.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -89,17 +90,25 @@ label_sql_functions_changed(void)
  * The function called schema.name(argtypes) if it belongs to extension
  * extoid, else InvalidOid.  A function of the same signature that someone
  * else created (in a database without the extension) is not ours to
- * rewrite.
+ * rewrite.  Looked up in the catalog directly, not with LookupFuncName:
+ * this is labelam finding its own functions, not the session naming a
+ * schema, so no schema search permission is asked (object checks) or
+ * audited on the session's behalf.
  */
 static Oid
 extension_function(Oid extoid, const char *schema, const char *name,
 				   int nargs, const Oid *argtypes)
 {
+	Oid			nspoid;
 	Oid			fnoid;
 
-	fnoid = LookupFuncName(list_make2(makeString(pstrdup(schema)),
-									  makeString(pstrdup(name))),
-						   nargs, argtypes, true);
+	nspoid = get_namespace_oid(schema, true);
+	if (!OidIsValid(nspoid))
+		return InvalidOid;
+	fnoid = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
+							CStringGetDatum(name),
+							PointerGetDatum(buildoidvector(argtypes, nargs)),
+							ObjectIdGetDatum(nspoid));
 	if (!OidIsValid(fnoid) ||
 		getExtensionOfObject(ProcedureRelationId, fnoid) != extoid)
 		return InvalidOid;

@@ -11,8 +11,8 @@
  * tclass=db_table name=\"public.t\" permissive=0"), so that tools reading
  * sepgsql's logs read labelam's; which decisions are audited follows
  * labelam.audit (none, denied = as the policy says, all), and
- * labelam.debug_audit adds every decision of the session, as
- * sepgsql.debug_audit does.
+ * sepgsql.debug_audit (sepgsql's own setting, under its name) adds every
+ * decision of the session.
  *
  * Two rules are labelam's own (objects_table_required and
  * objects_column_required):

@@ -310,7 +310,7 @@ check_configuration(const char *name)
 		strcmp(name, "local_preload_libraries") != 0)
 		return;
 
-	/* settings anyone may change (labelam.debug_audit) are not at stake */
+	/* settings anyone may change (sepgsql.debug_audit) are not at stake */
 	if (name != NULL && setting_is_userset(name))
 		return;
 
@@ -452,9 +452,9 @@ objects_init(void)
 							 PGC_SIGHUP, 0,
 							 NULL, NULL, NULL);
 
-	DefineCustomBoolVariable("labelam.debug_audit",
+	DefineCustomBoolVariable("sepgsql.debug_audit",
 							 "Log every decision on a database object the session asks for, allowed ones too.",
-							 "As contrib/sepgsql's sepgsql.debug_audit; it can add log lines, never remove them.",
+							 "contrib/sepgsql's setting, under its name (labelam refuses to run beside sepgsql); it can add log lines, never remove them.",
 							 &objects_debug_audit,
 							 false,
 							 PGC_USERSET, 0,

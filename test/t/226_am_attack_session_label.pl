@@ -2,7 +2,8 @@
 # Debian's MLS policy (issue 10, class 8): a session must not get back to a
 # higher label once it has moved to a lower one the policy lets it leave but
 # not return from; rows read at one label must not be read at another; and no
-# session picks its own label through settings it passes at connection time.
+# session picks its own label through settings it passes at connection time
+# (labelam.connect_label asks the policy as labelam.set_client_label() does).
 #
 # The application role r_app runs at staff_u:staff_r:sepgsql_ranged_proc_t:s3
 # (reads s0 and s3 rows).  sepgsql_ranged_proc_t has process { setcurrent }
@@ -236,6 +237,38 @@ is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_db_role_setting
 	'attack: ... no such setting was stored');
 ($out, $err, $label, $rows) = run('r_conf', '');
 is("$label|$rows", "$default|s0", 'attack: ... r_conf gets the configured label and reads s0 rows only');
+
+# labelam.connect_label (PGOPTIONS, what runcon is on an SELinux host) asks
+# at connection start for the change labelam.set_client_label() would make,
+# with the same decision: r_app may start at s0, nobody may climb with it
+($rc, $sout, $serr) = $node->psql('postgres', "SELECT 'label=' || labelam.client_label(); SELECT 'rows=' || string_agg(lvl, ',' ORDER BY lvl) FROM doc",
+	connstr => $node->connstr('postgres') . " user=r_app options='-c labelam.connect_label=$low'");
+is(join('|', $sout =~ /^(?:label|rows)=(.*)$/mg), "$low|s0",
+	'labelam.connect_label: r_app starts at the lower label its own may change to, and reads s0 rows only');
+
+# attack 9a: a session at staff_t:s0 asks for s3 at connection start
+($rc, $sout, $serr) = $node->psql('postgres', 'SELECT labelam.client_label()',
+	connstr => $node->connstr('postgres') . " user=r_super options='-c labelam.connect_label=$high'");
+like($serr, qr/FATAL:  permission denied to connect with security label "\Q$high\E"/,
+	'attack: PGOPTIONS -c labelam.connect_label to a label the policy does not let staff_t change to refuses the connection');
+is($sout, '', 'attack: ... no statement ran');
+
+# attack 9b: labelam.connect_label stored with ALTER ROLE / DATABASE ... SET
+# or set within a session
+($rc, $sout, $serr) = $node->psql('postgres', qq{
+ALTER ROLE r_conf SET labelam.connect_label = '$high';
+}, extra_params => [ '-U', 'r_super' ]);
+like($serr, qr/parameter "labelam.connect_label" cannot be set after connection start/,
+	'attack: ALTER ROLE ... SET labelam.connect_label is refused');
+($rc, $sout, $serr) = $node->psql('postgres', qq{
+ALTER DATABASE postgres SET labelam.connect_label = '$high';
+}, extra_params => [ '-U', 'r_super' ]);
+like($serr, qr/parameter "labelam.connect_label" cannot be set after connection start/,
+	'attack: ALTER DATABASE ... SET labelam.connect_label is refused');
+($out, $err, $label, $rows) = run('r_conf', "SET labelam.connect_label = '$high';");
+like($err, qr/parameter "labelam.connect_label" cannot be set after connection start/,
+	'attack: SET labelam.connect_label is refused');
+is("$label|$rows", "$default|s0", 'attack: ... r_conf keeps the configured label and reads s0 rows only');
 
 # attack 10: lower in a procedure, then ROLLBACK inside it (transaction
 # control in procedures) to get s3 back
