@@ -10,7 +10,7 @@ LABELAM_KEEP_ON_FAIL=0
 # session needs a label: the administrator's is s0
 cluster_start demo "labelam.provider = 'sepol'" \
 	"labelam.policy_file = '/etc/selinux/mls/policy/policy.33'" \
-	"labelam.default_client_label = 'staff_u:staff_r:staff_t:s0'"
+	"labelam.default_client_label = 'staff_u:sysadm_r:sysadm_t:s0'"
 for f in "$LABELAM_TOP"/scripts/demo.d/*.sql; do
 	echo "=== $(basename "$f" .sql)"
 	psql_q -e -d postgres -f "$f" 2>&1 || die "demo step $(basename "$f") failed"
