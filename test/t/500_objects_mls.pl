@@ -231,12 +231,6 @@ is($err, '', 'other settings are the database\'s (db_database set_param)');
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET work_mem');
 ($rc, $out, $err) = run($node, 'su_staff', q{LOAD 'auto_explain'});
 denied($err, 'nor load a module (db_database load_module)');
-($rc, $out, $err) = run($node, 'su_staff',
-	q{SECURITY LABEL FOR selinux ON LANGUAGE plpgsql IS 'system_u:object_r:sepgsql_lang_t:s0'});
-denied($err, 'nor relabel a language');
-like($err, qr/db_language \{ setattr relabelfrom \} on language plpgsql/, '... db_language');
-is($node->safe_psql('postgres', q{DO $$ BEGIN RAISE NOTICE 'ran'; END $$}, extra_params => [ '-U', 'r_s0' ]),
-	'', 'a DO block in a language the policy lets staff execute runs (db_language execute)');
 ($rc, $out, $err) = run($node, 'a_s3', 'DROP TABLE leak');
 denied($err, 'an s3 administrator cannot drop an s0 table');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname IN ('low_heap', 'leak')}),
