@@ -62,7 +62,7 @@ typedef struct
 static ObjectsContext objects_context;
 
 /* a process without a subject (autovacuum, walsender ...) checks nothing */
-static inline bool
+bool
 objects_active(void)
 {
 	return objects_enabled && avc_client_label() != NULL;

@@ -171,7 +171,7 @@ rewrite_walker(Node *node, void *context)
 void
 objects_planner(Query *parse)
 {
-	if (!objects_enabled || avc_client_label() == NULL)
+	if (!objects_active())
 		return;
 	(void) query_tree_walker(parse, rewrite_walker, NULL, 0);
 }
@@ -328,7 +328,7 @@ twin_enter(FunctionCallInfo fcinfo, Oid builtin)
 	aclresult = pg_proc_aclcheck(builtin, GetUserId(), ACL_EXECUTE);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_FUNCTION, get_func_name(builtin));
-	if (objects_enabled && avc_client_label() != NULL)
+	if (objects_active())
 		sepgsql_proc_execute(builtin);
 }
 
@@ -358,7 +358,7 @@ check_sequence(Oid seqid, uint32 perm)
 	ObjectAddress object;
 	char	   *audit_name;
 
-	if (!objects_enabled || avc_client_label() == NULL)
+	if (!objects_active())
 		return;
 	if (get_rel_relkind(seqid) != RELKIND_SEQUENCE)
 		return;					/* the built-in says what is wrong */
@@ -377,7 +377,7 @@ check_blob(Oid blobId, uint32 perms)
 	ObjectAddress object;
 	char	   *audit_name;
 
-	if (!objects_enabled || avc_client_label() == NULL)
+	if (!objects_active())
 		return;
 	if (quietly_allowed(LargeObjectRelationId, blobId, SEPG_CLASS_DB_BLOB, perms))
 		return;

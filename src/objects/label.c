@@ -146,7 +146,7 @@ objects_needs_fmgr(Oid functionId)
 {
 	ObjectAddress object;
 
-	if (!objects_enabled || avc_client_label() == NULL)
+	if (!objects_active())
 		return false;
 
 	if (sepgsql_avc_trusted_proc(functionId) != NULL)

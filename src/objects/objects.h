@@ -152,6 +152,9 @@
 /* labelam.object_checks: object labels and checks on (dispatch.c) */
 extern bool objects_enabled;
 
+/* object checks on, and the process has a subject? (dispatch.c) */
+extern bool objects_active(void);
+
 /* sepgsql.debug_audit's equivalent: audit allowed decisions too */
 extern bool objects_debug_audit;
 
