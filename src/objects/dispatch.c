@@ -25,6 +25,7 @@
 #include "catalog/objectaccess.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_database.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_largeobject.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
@@ -121,6 +122,10 @@ objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 						objects_blob_post_create(objectId);
 						break;
 
+					case LanguageRelationId:
+						objects_language_post_create(objectId);
+						break;
+
 					default:
 						/* Ignore unsupported object classes */
 						break;
@@ -162,6 +167,10 @@ objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 
 					case LargeObjectRelationId:
 						objects_blob_drop(objectId);
+						break;
+
+					case LanguageRelationId:
+						objects_language_drop(objectId);
 						break;
 
 					default:
@@ -365,6 +374,10 @@ objects_utility_start(PlannedStmt *pstmt)
 					break;
 				}
 			}
+			break;
+
+		case T_DoStmt:
+			objects_language_do((DoStmt *) parsetree);
 			break;
 
 		case T_LoadStmt:

@@ -37,6 +37,7 @@
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_database.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_largeobject.h"
 #include "catalog/pg_largeobject_metadata.h"
 #include "catalog/pg_namespace.h"
@@ -123,6 +124,10 @@ sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
 
 		case LargeObjectRelationId:
 			objects_blob_relabel(object->objectId, seclabel);
+			break;
+
+		case LanguageRelationId:
+			objects_language_relabel(object->objectId, seclabel);
 			break;
 
 		default:
@@ -381,6 +386,7 @@ exec_object_restorecon(struct selabel_handle *sehnd, Oid catalogId)
 		Form_pg_attribute attForm;
 		Form_pg_proc proForm;
 		Form_pg_largeobject_metadata loForm;
+		Form_pg_language lanForm;
 		char	   *objname;
 		int			objtype = 1234;
 		ObjectAddress object;
@@ -500,6 +506,19 @@ exec_object_restorecon(struct selabel_handle *sehnd, Oid catalogId)
 				object.objectSubId = 0;
 				break;
 
+			case LanguageRelationId:
+				lanForm = (Form_pg_language) GETSTRUCT(tuple);
+
+				objtype = SELABEL_DB_LANGUAGE;
+				objname = quote_object_name(database_name,
+											NameStr(lanForm->lanname),
+											NULL, NULL);
+
+				object.classId = LanguageRelationId;
+				object.objectId = lanForm->oid;
+				object.objectSubId = 0;
+				break;
+
 			default:
 				elog(ERROR, "unexpected catalog id: %u", catalogId);
 				objname = NULL; /* for compiler quiet */
@@ -576,6 +595,7 @@ sepgsql_restorecon(PG_FUNCTION_ARGS)
 		exec_object_restorecon(sehnd, AttributeRelationId);
 		exec_object_restorecon(sehnd, ProcedureRelationId);
 		exec_object_restorecon(sehnd, LargeObjectMetadataRelationId);
+		exec_object_restorecon(sehnd, LanguageRelationId);
 	}
 	PG_FINALLY();
 	{

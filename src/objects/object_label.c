@@ -26,6 +26,7 @@
 
 #include "catalog/pg_class.h"
 #include "catalog/pg_database.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_largeobject.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
@@ -114,6 +115,16 @@ default_label(Oid classId, Oid objectId, int32 subId)
 		case LargeObjectRelationId:
 			objname = psprintf("%s.%u", db, objectId);
 			objtype = SELABEL_DB_BLOB;
+			break;
+		case LanguageRelationId:
+			{
+				char	   *lang = get_language_name(objectId, true);
+
+				if (lang == NULL)
+					return NULL;
+				objname = psprintf("%s.%s", db, lang);
+				objtype = SELABEL_DB_LANGUAGE;
+			}
 			break;
 		default:
 			return NULL;

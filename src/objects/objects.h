@@ -243,6 +243,13 @@ extern void objects_blob_relabel(Oid blobId, const char *seclabel);
 extern char *objects_label(Oid classId, Oid objectId, int32 subId);
 extern void objects_label_forget(void);
 
+/* language.c */
+extern void objects_language_post_create(Oid langId);
+extern void objects_language_drop(Oid langId);
+extern void objects_language_relabel(Oid langId, const char *seclabel);
+struct DoStmt;
+extern void objects_language_do(struct DoStmt *stmt);
+
 /* sequence.c */
 extern void objects_sequence_identity(Oid relOid, Bitmapset *insertedCols);
 

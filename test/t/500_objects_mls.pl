@@ -231,6 +231,30 @@ is($err, '', 'other settings are the database\'s (db_database set_param)');
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET work_mem');
 ($rc, $out, $err) = run($node, 'su_staff', q{LOAD 'auto_explain'});
 denied($err, 'nor load a module (db_database load_module)');
+($rc, $out, $err) = run($node, 'su_staff',
+	q{SECURITY LABEL FOR selinux ON LANGUAGE plpgsql IS 'system_u:object_r:sepgsql_lang_t:s0'});
+denied($err, 'nor relabel a language');
+like($err, qr/db_language \{ setattr relabelfrom \} on language plpgsql/, '... db_language');
+is($node->safe_psql('postgres', q{DO $$ BEGIN RAISE NOTICE 'ran'; END $$}, extra_params => [ '-U', 'r_s0' ]),
+	'', 'a DO block in a language the policy lets staff execute runs (db_language execute)');
+# a language the administrator creates is labeled by type_transition
+# (sysadm_t on the database: sepgsql_lang_t, an unsafe language)
+$node->safe_psql('postgres',
+	'CREATE LANGUAGE lab_lang HANDLER plpgsql_call_handler INLINE plpgsql_inline_handler VALIDATOR plpgsql_validator');
+is($node->safe_psql('postgres',
+		q{SELECT label FROM pg_seclabels WHERE objtype = 'language' AND objname = 'lab_lang'}),
+	'staff_u:object_r:sepgsql_lang_t:s0', 'a new language gets the policy\'s label for new languages');
+($rc, $out, $err) = run($node, 'su_staff', q{DO LANGUAGE lab_lang $$ BEGIN RAISE NOTICE 'ran'; END $$});
+denied($err, 'a superuser at staff_t may not run code in an unsafe language');
+like($err, qr/db_language \{ execute \} on language lab_lang/, '... db_language execute');
+unlike($err, qr/NOTICE:  ran/, '... and the block did not run');
+($rc, $out, $err) = run($node, 'su_staff', 'DROP LANGUAGE lab_lang');
+denied($err, 'nor drop it');
+like($err, qr/db_language \{ drop \} on language lab_lang/, '... db_language drop');
+$node->safe_psql('postgres',
+	'CREATE OR REPLACE LANGUAGE lab_lang HANDLER plpgsql_call_handler INLINE plpgsql_inline_handler VALIDATOR plpgsql_validator');
+is($node->safe_psql('postgres', q{DO LANGUAGE lab_lang $$ BEGIN RAISE NOTICE 'ran'; END $$; DROP LANGUAGE lab_lang; SELECT 'gone'}),
+	'gone', 'the administrator may replace, use and drop it');
 ($rc, $out, $err) = run($node, 'a_s3', 'DROP TABLE leak');
 denied($err, 'an s3 administrator cannot drop an s0 table');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname IN ('low_heap', 'leak')}),
