@@ -383,6 +383,8 @@ labelam_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 {
 	label_store_subxact(event, mySubid, parentSubid);
 	labelheap_label_set_subxact(event, mySubid, parentSubid);
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		avc_table_label_forget();
 }
 
 static void
@@ -390,6 +392,7 @@ labelam_relcache_callback(Datum arg, Oid relid)
 {
 	labelheap_label_set_relcache(relid);
 	objects_label_forget();
+	avc_table_label_forget();
 }
 
 static void
@@ -410,6 +413,7 @@ static void
 labelam_object_name_callback(Datum arg, int cacheid, uint32 hashvalue)
 {
 	objects_label_forget();
+	avc_table_label_forget();
 }
 
 void

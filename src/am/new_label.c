@@ -21,11 +21,17 @@
  * text are canonicalized by the avc (avc_storable_label) before they are
  * interned: label_store only stores.
  *
- * The policy's label is computed once per relation and statement (the
- * write path asks for every row or COPY batch), and while its dictionary
- * row is not committed, once per subtransaction too: an aborted one takes
- * the row with it.  The settings' secids are remembered while the
- * dictionary stays the same and the label is committed.
+ * The policy's label is remembered for the last relation written (the
+ * write path asks for every row or COPY batch) while nothing it is derived
+ * from changes: avc_table_label_generation() (the table's label, name and
+ * schema name, labelam.default_table_label, the policy, the subject, any
+ * aborted subtransaction) and the dictionary's generation; and while its
+ * dictionary row is not committed, only within the subtransaction that got
+ * it: an aborted one takes the row with it.  Not per statement: one
+ * statement (a function, a DO block) may relabel the table, roll a
+ * relabel back, or wait for another session's relabel to commit between
+ * two inserts.  The settings' secids are remembered while the dictionary
+ * stays the same and the label is committed.
  *
  * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
  * defaults, ...) keep theirs: ATRewriteTable scans the old
@@ -101,12 +107,14 @@ static SettingCache insert_cache;
 static SettingCache update_cache;
 
 /*
- * the policy's label for new rows, per relation and statement; a label not
- * committed yet only within the subtransaction that got it (should that
- * abort, the dictionary row goes with it)
+ * the policy's label for new rows of one relation, for as long as the
+ * generations stay the same; a label not committed yet only within the
+ * subtransaction that got it (should that abort, the dictionary row goes
+ * with it)
  */
 static Oid	default_relid = InvalidOid;
-static TimestampTz default_stmt = 0;
+static uint64 default_generation;
+static uint64 default_dict_generation;
 static Oid	default_secid = InvalidOid;
 static bool default_committed;
 static SubTransactionId default_subid;
@@ -310,9 +318,11 @@ rewrite_source_for(Relation rel)
 static Oid
 policy_row_secid(Relation rel)
 {
-	TimestampTz stmt = GetCurrentStatementStartTimestamp();
+	uint64		generation = avc_table_label_generation();
 
-	if (RelationGetRelid(rel) != default_relid || stmt != default_stmt ||
+	if (RelationGetRelid(rel) != default_relid ||
+		generation != default_generation ||
+		label_store_generation() != default_dict_generation ||
 		(!default_committed &&
 		 default_subid != GetCurrentSubTransactionId()))
 	{
@@ -322,8 +332,10 @@ policy_row_secid(Relation rel)
 		default_relid = InvalidOid; /* forgotten, should this fail */
 		default_secid = label_intern_committed(created, &default_committed);
 		default_subid = GetCurrentSubTransactionId();
+		/* the generations as they were before the labels were computed */
+		default_generation = generation;
+		default_dict_generation = label_store_generation();
 		default_relid = RelationGetRelid(rel);
-		default_stmt = stmt;
 		pfree(created);
 		pfree(table_label);
 	}

@@ -104,6 +104,15 @@ extern void avc_require_tuple(Relation rel, Oid object_secid, uint32 perms);
 extern char *avc_table_label_text(Relation rel);
 
 /*
+ * Caching what avc_table_label_text and avc_create_label_text return: the
+ * cache holds while avc_table_label_generation() stays the same.
+ * avc_table_label_forget() starts a new generation (callers: relcache and
+ * schema invalidations, subtransaction abort).
+ */
+extern uint64 avc_table_label_generation(void);
+extern void avc_table_label_forget(void);
+
+/*
  * The label of a new row in a table labeled table_label (canonical text, as
  * avc_table_label_text gives it), created by the session's subject: the
  * policy's type_transition for class db_tuple, as canonical text

@@ -183,6 +183,7 @@ avc_cache_reset(void)
 {
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
+	avc_table_label_forget();	/* new policy or subject */
 	avc_statistics_forget(true);
 	if (avc_cache != NULL)
 		stat_resets++;
@@ -758,6 +759,7 @@ avc_push_subject(const char *label)
 	avc_subject_lid = 0;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
+	avc_table_label_forget();	/* new rows: the procedure's labels */
 	avc_pushed++;
 	return save;
 }
@@ -773,6 +775,7 @@ avc_pop_subject(AvcSubjectSave save)
 	avc_subject_lid = 0;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
+	avc_table_label_forget();
 	avc_pushed--;
 }
 

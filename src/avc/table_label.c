@@ -30,6 +30,12 @@
 
 static char *default_table_label = NULL;
 
+/*
+ * Changes whenever a table's label, or the label of the rows a session
+ * creates in it, may have changed (avc_table_label_generation).
+ */
+static uint64 table_label_generation = 1;
+
 /* sepgsql_contexts of the policy in force, opened on first use */
 static struct selabel_handle *sehnd = NULL;
 static char *sehnd_path = NULL;
@@ -123,6 +129,39 @@ avc_table_label_text(Relation rel)
 	return avc_canonicalize(label);
 }
 
+/*
+ * Something that feeds avc_table_label_text or avc_create_label_text may
+ * have changed: a relation's labels or name (relcache invalidation), a
+ * schema's name, labelam.default_table_label, the policy or the subject
+ * (avc_cache_reset, trusted procedures), or a subtransaction that did any
+ * of these aborted.
+ */
+void
+avc_table_label_forget(void)
+{
+	table_label_generation++;
+}
+
+/*
+ * A number that stays the same for as long as every table's label and the
+ * labels derived from it do (see avc_table_label_forget): callers cache
+ * those labels under it.  Picks up a new policy first.
+ */
+uint64
+avc_table_label_generation(void)
+{
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	return table_label_generation;
+}
+
+/* a change, or its rollback, of the setting relabels tables that use it */
+static void
+default_table_label_assign(const char *newval, void *extra)
+{
+	avc_table_label_forget();
+}
+
 void
 avc_table_label_init(void)
 {
@@ -132,5 +171,5 @@ avc_table_label_init(void)
 							   &default_table_label,
 							   "",
 							   PGC_SUSET, 0,
-							   NULL, NULL, NULL);
+							   NULL, default_table_label_assign, NULL);
 }
