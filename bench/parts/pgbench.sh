@@ -9,6 +9,11 @@
 #                   labelam.check_row_access(): the same rows hidden
 # pgbench's own data, generated server-side as "pgbench -i -I dtGvp" does,
 # but by one set-up session a label so that every row gets its label.
+# Object checks (labelam.object_checks) under the MLS policy: the tables
+# are objects at s0, and only a subject at s0 may change them (primary
+# keys) or write heap tables; no subject may also read rows of every level
+# (an index build does), so the keys are made before the rows are loaded,
+# by the administrator session (labelam.default_client_label).
 PGB_VARIANTS=(heap labelheap labelheap-half rls-half)
 S=$BENCH_SCALE
 
@@ -28,8 +33,8 @@ pgb_load() {	# variant
 	psql_q -d "$db" -c "CREATE EXTENSION labelam" >/dev/null
 	make_roles "$db"
 	as_user env PGOPTIONS="-c default_table_access_method=$am" \
-		"$PGBIN/pgbench" -i -q -I dt -s "$S" "$db" >"$WORK/pgb_init_$v.log" 2>&1 ||
-		{ cat "$WORK/pgb_init_$v.log"; die "pgbench -i -I dt failed for $v"; }
+		"$PGBIN/pgbench" -i -q -I dtp -s "$S" "$db" >"$WORK/pgb_init_$v.log" 2>&1 ||
+		{ cat "$WORK/pgb_init_$v.log"; die "pgbench -i -I dtp failed for $v"; }
 	BENCH_DB=$db
 	if [ "$v" = rls-half ]; then
 		# the label column; new history rows get the policy's label, as
@@ -52,8 +57,14 @@ pgb_load() {	# variant
 		pgb_fill "$db" "$PGB_VISIBLE" "aid % 2 = 0" "$col" "${sec:+, $sec}"
 		for k in $(seq 0 14); do
 			hid=$(pgb_hidden_label "$k")
-			[ -n "$col" ] && sec=$(secid_of "$hid")
-			pgb_fill "$db" "$hid" "aid % 2 = 1 AND (aid / 2) % 15 = $k" "$col" "${sec:+, $sec}"
+			if [ -n "$col" ]; then
+				# heap: the label is the secid column's; the table
+				# (an object at s0) takes inserts from s0 only
+				sec=$(secid_of "$hid")
+				pgb_fill "$db" "$PGB_VISIBLE" "aid % 2 = 1 AND (aid / 2) % 15 = $k" "$col" ", $sec"
+			else
+				pgb_fill "$db" "$hid" "aid % 2 = 1 AND (aid / 2) % 15 = $k" "$col" ""
+			fi
 		done ;;
 	*)	pgb_fill "$db" "$PGB_VISIBLE" "true" "$col" "${sec:+, $sec}" ;;
 	esac
@@ -69,8 +80,8 @@ pgb_load() {	# variant
 	fi
 	psql_q -d "$db" -c "GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_tellers, pgbench_branches TO bench_pgb;
 		GRANT SELECT, INSERT ON pgbench_history TO bench_pgb" >/dev/null
-	as_user "$PGBIN/pgbench" -i -q -I vp -U "$(top_role "$db")" "$db" >>"$WORK/pgb_init_$v.log" 2>&1 ||
-		{ cat "$WORK/pgb_init_$v.log"; die "pgbench -i -I vp failed for $v"; }
+	as_user "$PGBIN/pgbench" -i -q -I v -U "$(top_role "$db")" "$db" >>"$WORK/pgb_init_$v.log" 2>&1 ||
+		{ cat "$WORK/pgb_init_$v.log"; die "pgbench -i -I v failed for $v"; }
 	psql_q -d "$db" -At -c "SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE relname = 'pgbench_accounts'" |
 		grep -qx "$am" || die "pgbench_accounts is not a $am table in $db"
 	log "pgbench $v: $(role_psql bench_pgb "$db" -At -c "SELECT count(*) FROM pgbench_accounts") of $((100000 * S)) accounts visible to bench_pgb"

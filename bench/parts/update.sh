@@ -11,7 +11,10 @@ U=$BENCH_UPDATE_ROWS
 REP=$((BENCH_VALUE_KB * 1024 / 32))	# md5 text is 32 bytes
 psql_q -d postgres -c "CREATE DATABASE updb" >/dev/null
 psql_q -d updb -c "CREATE EXTENSION labelam" >/dev/null
-UL=$(row_label 0)
+# rows at s0, the level of the tables as objects: with object checks, the
+# writer creates and drops the table, which under MLS a subject does only
+# at the object's level (the schema's, s0)
+UL=$ROW_TYPE:s0
 for r in $(seq 0 "$BENCH_ROUNDS"); do
 	for v in "${UPD_VARIANTS[@]}"; do
 		writer_psql updb "$UL" -c "DROP TABLE IF EXISTS u" \
