@@ -30,7 +30,8 @@
  * it: an aborted one takes the row with it.  Not per statement: one
  * statement (a function, a DO block) may relabel the table, roll a
  * relabel back, or wait for another session's relabel to commit between
- * two inserts.  The settings' secids are remembered while the dictionary
+ * two inserts.  Each statement reads the invalidations that other
+ * sessions' commits sent, so that it sees their relabels.  The settings' secids are remembered while the dictionary
  * stays the same and the label is committed.
  *
  * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
@@ -81,6 +82,7 @@
 #include "nodes/parsenodes.h"
 #include "tcop/utility.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -115,6 +117,7 @@ static SettingCache update_cache;
 static Oid	default_relid = InvalidOid;
 static uint64 default_generation;
 static uint64 default_dict_generation;
+static TimestampTz default_stmt = 0;
 static Oid	default_secid = InvalidOid;
 static bool default_committed;
 static SubTransactionId default_subid;
@@ -318,7 +321,21 @@ rewrite_source_for(Relation rel)
 static Oid
 policy_row_secid(Relation rel)
 {
-	uint64		generation = avc_table_label_generation();
+	TimestampTz stmt = GetCurrentStatementStartTimestamp();
+	uint64		generation;
+
+	/*
+	 * A new statement sees the relabels other sessions committed, as a
+	 * fresh snapshot of pg_seclabel would: their invalidations may not
+	 * have been read yet, the table being locked by this transaction
+	 * already.
+	 */
+	if (stmt != default_stmt)
+	{
+		AcceptInvalidationMessages();
+		default_stmt = stmt;
+	}
+	generation = avc_table_label_generation();
 
 	if (RelationGetRelid(rel) != default_relid ||
 		generation != default_generation ||
