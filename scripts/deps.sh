@@ -3,7 +3,8 @@
 # labelam's build, tests, demo and benchmarks need that are missing.
 # Idempotent.
 #
-# usage: scripts/deps.sh [--bench]     (--bench adds gnuplot for the plots)
+# usage: scripts/deps.sh [--bench]     (--bench adds gnuplot for the plots and
+#                                      valgrind for bench/instructions.sh)
 # Not root or not Debian: says what to install by hand and exits 1 if
 # anything is missing.
 set -euo pipefail
@@ -12,7 +13,7 @@ PKGS=(postgresql-15 postgresql-contrib libselinux1-dev libsepol-dev liblz4-dev l
       selinux-policy-default selinux-policy-mls setools libipc-run-perl
       selinux-policy-dev checkpolicy semodule-utils policycoreutils
       make gcc bzip2 xz-utils iproute2)
-[ "${1:-}" = --bench ] && PKGS+=(gnuplot-nox)
+[ "${1:-}" = --bench ] && PKGS+=(gnuplot-nox valgrind)
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
