@@ -131,12 +131,12 @@ _known_format_diff() {	# test diffs
 
 _check_pg_count() {	# name out-file diffs expected-dir results-dir schedule
 	local name=$1 out=$2 diffs=$3 p f t failed=() total missing
-	p=$(grep -cE '\.\.\. ok' "$out")
+	p=$(pg_regress_results "$out" | grep -c '^ok ')
 	# a test that never ran (the driver stopped) is a failure too
 	total=$(sed -n 's/^test:[[:space:]]*//p' "$6" | wc -w)
-	missing=$((total - p - $(grep -cE '\.\.\. FAILED' "$out")))
+	missing=$((total - p - $(pg_regress_results "$out" | grep -c '^failed ')))
 	[ "$missing" -lt 0 ] && missing=0
-	for t in $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {print $i; break}}'); do
+	for t in $(pg_regress_results "$out" | sed -n 's/^failed //p'); do
 		if [[ " $AM_NAME_TESTS " == *" $t "* ]] && _only_am_name_diffs "$t" "$4" "$5"; then
 			p=$((p + 1))
 		elif _known_format_diff "$t" "$diffs"; then
@@ -243,6 +243,7 @@ check_pg_all() {	# conf-lines...
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -uo pipefail
 	. "$(dirname "$0")/pgenv.sh"
+	pg_enter_root "$@"
 	[ $# -gt 0 ] && CHECK_PG_MODES="$*"
 	labelam_setup
 	PASSED=0 FAILED=0 FAILED_NAMES=()

@@ -142,9 +142,9 @@ check_sepgsql() {	# conf-lines...
 		$tests) >"$out/run.out" 2>&1
 
 	for t in $tests; do
-		if grep -qE "\b$t +\.\.\. ok" "$out/run.out"; then
+		if pg_regress_results "$out/run.out" | grep -qx "ok $t"; then
 			p=$((p + 1))
-		elif grep -qE "\b$t +\.\.\. FAILED" "$out/run.out" &&
+		elif pg_regress_results "$out/run.out" | grep -qx "failed $t" &&
 			_sepgsql_known_diff "$t" "$out/regression.diffs"; then
 			p=$((p + 1))
 			echo "sepgsql: $t differs only as test/sepgsql-known-diffs/$t.diff records"
@@ -171,6 +171,7 @@ check_sepgsql() {	# conf-lines...
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -uo pipefail
 	. "$(dirname "$0")/pgenv.sh"
+	pg_enter_root "$@"
 	[ $# -gt 0 ] && SEPGSQL="$*"
 	labelam_setup
 	PASSED=0 FAILED=0 FAILED_NAMES=()

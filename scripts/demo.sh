@@ -3,6 +3,7 @@
 # cluster with labelam preloaded, and a short tour printed to the terminal.
 set -uo pipefail
 . "$(dirname "$0")/pgenv.sh"
+pg_enter_root "$@"
 
 labelam_setup
 LABELAM_KEEP_ON_FAIL=0

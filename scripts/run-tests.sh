@@ -11,6 +11,7 @@
 #      LABELAM_KEEP=1 keeps the work directory.
 set -uo pipefail
 . "$(dirname "$0")/pgenv.sh"
+pg_enter_root "$@"
 
 PARTS=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
 labelam_setup
@@ -24,13 +25,13 @@ PASSED=0
 FAILED=0
 FAILED_NAMES=()
 
-# count "test x ... ok" / "... FAILED" lines of a pg_regress run
+# count the passed and failed tests of a pg_regress run
 count_pg_regress() {	# out-file label number-of-tests
 	local out=$1 label=$2 n=$3 p f
-	p=$(grep -cE '\.\.\. ok' "$out")
+	p=$(pg_regress_results "$out" | grep -c '^ok ')
 	f=$((n - p))	# a test that crashed the driver has no line at all
 	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-	[ "$f" -gt 0 ] && FAILED_NAMES+=("$label: $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {printf "%s ", $i; break}}')")
+	[ "$f" -gt 0 ] && FAILED_NAMES+=("$label: $(pg_regress_results "$out" | sed -n 's/^failed //p' | tr '\n' ' ')")
 	echo "$label: $p passed, $f failed"
 }
 
