@@ -1,6 +1,6 @@
 #!/bin/bash
 # scripts/check-sepgsql.sh -- contrib/sepgsql's own regression suite
-# (PostgreSQL 15 source, contrib/sepgsql/sql/*.sql and expected/*.out) run
+# (the server's source, contrib/sepgsql/sql/*.sql and expected/*.out) run
 # against labelam with the sepol provider, on a host without an SELinux
 # kernel, the way contrib/sepgsql's test_sepgsql runs it against sepgsql:
 #  - the policy is Debian's default (targeted) policy with sepgsql's
@@ -88,16 +88,16 @@ _sepgsql_setup() {	# out
 }
 
 check_sepgsql() {	# conf-lines...
-	# the source of the installed postgresql-15, as check-pg.sh fetches it
+	# the source of the server under test, as check-pg.sh fetches it
 	. "$LABELAM_TOP/scripts/check-pg.sh"
-	_check_pg_fetch
-	local ver upstream
-	ver=$(dpkg-query -W -f='${Version}' postgresql-15)
-	upstream=${ver%%-*}
-	local src=$PG_SUITES/$upstream/src/postgresql-$upstream/contrib/sepgsql policy out=$WORK/sepgsql-run t p=0 f=0 failed=()
 	local tests=${SEPGSQL:-$SEPGSQL_TESTS_DEFAULT} conf=() l
+	if ! _check_pg_fetch; then
+		_sepgsql_all_failed "$tests" "no PostgreSQL source"
+		return
+	fi
+	local src=$PG_SRC/contrib/sepgsql policy out=$WORK/sepgsql-run t p=0 f=0 failed=()
 	[ -f "$src/sepgsql-regtest.te" ] ||
-		die "$src/sepgsql-regtest.te is missing (remove $PG_SUITES/$upstream/suite and run once as root to fetch the source again)"
+		die "$src/sepgsql-regtest.te is missing (remove $SUITE and run once as root to fetch the source again)"
 	for t in $tests; do
 		[ -f "$src/sql/$t.sql" ] || die "contrib/sepgsql has no test $t"
 	done
@@ -175,7 +175,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	[ $# -gt 0 ] && SEPGSQL="$*"
 	labelam_setup
 	PASSED=0 FAILED=0 FAILED_NAMES=()
-	mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$LABELAM_TOP/test/test.conf")
+	mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
 	check_sepgsql "${CONF[@]}"
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

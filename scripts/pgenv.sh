@@ -250,5 +250,31 @@ pg_regress_results() {	# out-file
 		}' "$1"
 }
 
+# selinux_policy TYPE: the system's binary policy of TYPE (default, mls),
+# /etc/selinux/TYPE/policy/policy.N with the highest N: Debian 12's libsepol
+# writes policy.33, Debian 13's policy.34.
+selinux_policy() {
+	local f best= n bn=-1
+	for f in /etc/selinux/"$1"/policy/policy.[0-9]*; do
+		n=${f##*.}
+		[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt "$bn" ] && { best=$f; bn=$n; }
+	done
+	echo "${best:-/etc/selinux/$1/policy/policy.33}"
+}
+
+# test_conf FILE: test/test.conf's settings, one a line, comments left out
+# and "@policy(TYPE)@" written as the path selinux_policy TYPE gives.
+test_conf() {
+	local l t
+	while IFS= read -r l; do
+		[[ "$l" =~ ^[[:space:]]*(#|$) ]] && continue
+		while [[ "$l" =~ @policy\(([a-z]+)\)@ ]]; do
+			t=${BASH_REMATCH[1]}
+			l=${l//"@policy($t)@"/$(selinux_policy "$t")}
+		done
+		printf '%s\n' "$l"
+	done <"$1"
+}
+
 # psql against the current cluster, as the cluster's OS user
 psql_q() { as_user "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }

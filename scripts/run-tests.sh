@@ -19,7 +19,8 @@ labelam_setup
 cp -r "$LABELAM_TOP/test" "$WORK/test"
 [ "$(id -u)" -eq 0 ] && chown -R "$RUN_USER" "$WORK/test"
 TESTCONF=$WORK/test/test.conf
-mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$TESTCONF")
+test_conf "$LABELAM_TOP/test/test.conf" >"$TESTCONF"
+mapfile -t CONF <"$TESTCONF"
 
 PASSED=0
 FAILED=0
@@ -67,7 +68,9 @@ if [[ " $PARTS " == *" tap "* ]]; then
 	tests=${TAP:-$(cd "$WORK/test" && ls t/*.pl 2>/dev/null)}
 	if [ -n "$tests" ]; then
 		mkdir -p "$WORK/tap"; [ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$WORK/tap"
-		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
+		# TESTDIR: PostgreSQL::Test::Utils of 15 makes TESTDIR/tmp_check and
+		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead
+		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
 			as_user prove $tests) >"$WORK/tap/run.out" 2>&1
 		p=$(grep -cE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out")
 		f=$(grep -cE '^t/.*\.pl \.+ (Dubious|Failed|not ok)' "$WORK/tap/run.out")
