@@ -22,11 +22,11 @@ SUITE=trixie
 MIRROR=${LABELAM_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 SECURITY=${LABELAM_TRIXIE_SECURITY:-http://deb.debian.org/debian-security}
 
-# scripts/deps.sh's list for 15, with 17's server; setools, gnuplot: not
-# used by the tests
+# scripts/deps.sh's list for 15 with 17's server (less gnuplot, which only
+# the benchmarks' plots use), and the tools the scripts call
 PKGS=(postgresql-17 postgresql-server-dev-17 postgresql-contrib
       libselinux1-dev libsepol-dev liblz4-dev libkrb5-dev
-      selinux-policy-default selinux-policy-mls libipc-run-perl
+      selinux-policy-default selinux-policy-mls setools libipc-run-perl
       selinux-policy-dev checkpolicy semodule-utils policycoreutils
       make gcc bzip2 xz-utils iproute2 perl python3 passwd util-linux)
 WANT="$SUITE ${PKGS[*]}"

@@ -63,6 +63,7 @@ pg_enter_root() {
 		"$LABELAM_TOP/scripts/chroot-run.sh" "$root" /bin/bash "${src#"$root"}/$rel" "$@"
 	rc=$?
 	rm -rf "$src"
+	[ $rc -ne 0 ] && echo "labelam: PostgreSQL $PG: the paths above are inside $root" >&2
 	exit $rc
 }
 
