@@ -59,8 +59,10 @@ pg_enter_root() {
 	fi || { rm -rf "$src"; die "could not copy $LABELAM_TOP into $root"; }
 	rel=$(realpath --relative-to="$LABELAM_TOP" "$0")
 	echo "labelam: PostgreSQL $PG: running $rel chrooted into $root (work directories under $root/tmp)" >&2
+	# PG_SOURCE (check-pg.sh): a host directory, seen at the same path
 	LABELAM_IN_ROOT=$PG LABELAM_TOP=${src#"$root"} PG_CONFIG=$PG_CONFIG \
-		"$LABELAM_TOP/scripts/chroot-run.sh" "$root" /bin/bash "${src#"$root"}/$rel" "$@"
+		"$LABELAM_TOP/scripts/chroot-run.sh" "$root" ${PG_SOURCE:+--bind "$PG_SOURCE"} \
+		/bin/bash "${src#"$root"}/$rel" "$@"
 	rc=$?
 	rm -rf "$src"
 	[ $rc -ne 0 ] && echo "labelam: PostgreSQL $PG: the paths above are inside $root" >&2
