@@ -47,6 +47,7 @@ _check_pg_fetch() {
 	local ver upstream major src tarball
 	upstream=$("$PG_CONFIG" --version | awk '{print $2}')	# "PostgreSQL 15.18 (Debian ...)"
 	major=${upstream%%.*}
+	PG_MAJOR=$major
 	SUITE=$PG_SUITES/$upstream/suite
 	src=${PG_SOURCE:-$PG_SUITES/$upstream/src/postgresql-$upstream}
 	PG_SRC=$src
@@ -132,8 +133,10 @@ _only_am_name_diffs() {
 }
 
 # Is TEST's diff exactly the one test/pg-known-diffs/TEST.diff records?
+# A major whose output differs keeps its own in pg-known-diffs/MAJOR/.
 _known_format_diff() {	# test diffs
-	local known=$LABELAM_TOP/test/pg-known-diffs/$1.diff
+	local known=$LABELAM_TOP/test/pg-known-diffs/$PG_MAJOR/$1.diff
+	[ -f "$known" ] || known=$LABELAM_TOP/test/pg-known-diffs/$1.diff
 	[ -f "$known" ] || return 1
 	cmp -s "$known" <(awk -v t="$1" '
 		/^diff / { cur = ($0 ~ "/" t "\\.out ") }

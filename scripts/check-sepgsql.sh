@@ -27,8 +27,10 @@ SEPGSQL_LAUNCHER_LABEL=unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023
 
 # Is TEST's diff exactly the one test/sepgsql-known-diffs/TEST.diff records
 # (its changed lines, in order)?
+# A major whose output differs keeps its own in sepgsql-known-diffs/MAJOR/.
 _sepgsql_known_diff() {	# test diffs-file
-	local known=$LABELAM_TOP/test/sepgsql-known-diffs/$1.diff
+	local known=$LABELAM_TOP/test/sepgsql-known-diffs/$PG_MAJOR/$1.diff
+	[ -f "$known" ] || known=$LABELAM_TOP/test/sepgsql-known-diffs/$1.diff
 	[ -f "$known" ] || return 1
 	cmp -s "$known" <(_sepgsql_changed_lines "$1" "$2")
 }
