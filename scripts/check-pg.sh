@@ -66,7 +66,11 @@ _check_pg_fetch() {
 				[ -f "$f" ] && grep -q debian "$f" || continue
 				awk 'BEGIN{RS=""; ORS="\n\n"} /Types: deb\n/ && /debian/ {sub(/Types: deb\n/, "Types: deb-src\n"); print}' "$f"
 			done >"$tmp"
-			[ -s "$tmp" ] || die "no Debian apt source to mirror as deb-src"
+			[ -s "$tmp" ] || {
+				rm -f "$tmp"
+				echo "labelam: no apt deb-src entry to fetch the source of postgresql-$major $ver from (Debian 13's mirror does not serve postgresql-17's); set PG_SOURCE to a PostgreSQL $upstream source tree" >&2
+				return 1
+			}
 			install -m 644 "$tmp" /etc/apt/sources.list.d/labelam-src.sources
 			rm -f "$tmp"
 			apt-get update -qq >/dev/null
