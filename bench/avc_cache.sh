@@ -11,7 +11,7 @@ set -uo pipefail
 N=${1:-10000000}
 labelam_setup
 LABELAM_KEEP_ON_FAIL=0
-mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$LABELAM_TOP/test/test.conf")
+mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
 cluster_start avcbench "${CONF[@]}"
 psql_q -d postgres -c 'CREATE EXTENSION labelam'
 

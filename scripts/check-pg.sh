@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/check-pg.sh -- PostgreSQL's own core regression suite
 # (parallel_schedule) and isolation suite (isolation_schedule), from the
-# Debian source package of the installed postgresql-15, run with
+# source of the server under test (PG_SOURCE, a source tree, or else the
+# Debian source package postgresql-MAJOR of the installed version), run with
 # default_table_access_method = labelheap, once per mode:
 #   normal    test/test.conf only
 #   walcheck  + wal_consistency_checking = 'heap,heap2', with a streaming
@@ -40,17 +41,23 @@ _check_pg_drift_files() {
 	done
 }
 
+# Sets SUITE (the suites, built) and PG_SRC (the source tree); returns 1
+# if the source cannot be had.
 _check_pg_fetch() {
-	local ver upstream src tarball
-	ver=$(dpkg-query -W -f='${Version}' postgresql-15) || die "postgresql-15 not installed"
-	upstream=${ver%%-*}
+	local ver upstream major src tarball
+	upstream=$("$PG_CONFIG" --version | awk '{print $2}')	# "PostgreSQL 15.18 (Debian ...)"
+	major=${upstream%%.*}
+	PG_MAJOR=$major
 	SUITE=$PG_SUITES/$upstream/suite
-	src=$PG_SUITES/$upstream/src/postgresql-$upstream
+	src=${PG_SOURCE:-$PG_SUITES/$upstream/src/postgresql-$upstream}
+	PG_SRC=$src
 	# a cached suite from before a drift file was added: add it, in place
 	# (other runs may be using the suite)
 	[ -f "$SUITE/regress/lib/regress.so" ] && _check_pg_drift_files "$src" && return 0
 	[ "$(id -u)" -eq 0 ] || die "the PostgreSQL test suites are not cached in $PG_SUITES; run once as root"
 	if [ ! -f "$src/src/test/regress/parallel_schedule" ]; then
+		[ -z "${PG_SOURCE:-}" ] || die "PG_SOURCE=$PG_SOURCE has no src/test/regress/parallel_schedule"
+		ver=$(dpkg-query -W -f='${Version}' "postgresql-$major") || die "postgresql-$major not installed"
 		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 			# mirror the Debian archive's deb822 stanzas as deb-src
 			local f tmp
@@ -59,18 +66,27 @@ _check_pg_fetch() {
 				[ -f "$f" ] && grep -q debian "$f" || continue
 				awk 'BEGIN{RS=""; ORS="\n\n"} /Types: deb\n/ && /debian/ {sub(/Types: deb\n/, "Types: deb-src\n"); print}' "$f"
 			done >"$tmp"
-			[ -s "$tmp" ] || die "no Debian apt source to mirror as deb-src"
+			[ -s "$tmp" ] || {
+				rm -f "$tmp"
+				echo "labelam: no apt deb-src entry to fetch the source of postgresql-$major $ver from (Debian 13's mirror does not serve postgresql-17's); set PG_SOURCE to a PostgreSQL $upstream source tree" >&2
+				return 1
+			}
 			install -m 644 "$tmp" /etc/apt/sources.list.d/labelam-src.sources
 			rm -f "$tmp"
 			apt-get update -qq >/dev/null
 		fi
 		mkdir -p "$PG_SUITES/$upstream/src"
+		# (Debian 13's mirror serves postgresql-17's binary packages, not its source)
 		(cd "$PG_SUITES/$upstream/src" &&
-			{ apt-get source -qq --download-only "postgresql-15=$ver" >/dev/null 2>&1 ||
-				apt-get source -qq --download-only postgresql-15 >/dev/null; } &&
-			tar xf "$(ls -t postgresql-15_*.orig.tar.* | head -1)") || die "could not fetch the postgresql-15 source"
+			{ apt-get source -qq --download-only "postgresql-$major=$ver" >/dev/null 2>&1 ||
+				apt-get source -qq --download-only "postgresql-$major" >/dev/null 2>&1; } &&
+			tar xf "$(ls -t "postgresql-${major}_"*.orig.tar.* | head -1)") || {
+			echo "labelam: could not fetch the source of postgresql-$major $ver (apt-get source); set PG_SOURCE to a PostgreSQL $upstream source tree" >&2
+			return 1
+		}
 		[ -f "$src/src/test/regress/parallel_schedule" ] ||
-			src=$(ls -d "$PG_SUITES/$upstream"/src/postgresql-15.*/ | head -1 | sed 's:/$::')
+			src=$(ls -d "$PG_SUITES/$upstream"/src/postgresql-"$major".*/ | head -1 | sed 's:/$::')
+		PG_SRC=$src
 	fi
 	local R=$src/src/test/regress I=$src/src/test/isolation t f
 	tests_of() { sed -n 's/^test:[[:space:]]*//p' "$1" | tr -s ' \t' '\n' | sed '/^$/d'; }
@@ -121,8 +137,10 @@ _only_am_name_diffs() {
 }
 
 # Is TEST's diff exactly the one test/pg-known-diffs/TEST.diff records?
+# A major whose output differs keeps its own in pg-known-diffs/MAJOR/.
 _known_format_diff() {	# test diffs
-	local known=$LABELAM_TOP/test/pg-known-diffs/$1.diff
+	local known=$LABELAM_TOP/test/pg-known-diffs/$PG_MAJOR/$1.diff
+	[ -f "$known" ] || known=$LABELAM_TOP/test/pg-known-diffs/$1.diff
 	[ -f "$known" ] || return 1
 	cmp -s "$known" <(awk -v t="$1" '
 		/^diff / { cur = ($0 ~ "/" t "\\.out ") }
@@ -131,12 +149,12 @@ _known_format_diff() {	# test diffs
 
 _check_pg_count() {	# name out-file diffs expected-dir results-dir schedule
 	local name=$1 out=$2 diffs=$3 p f t failed=() total missing
-	p=$(grep -cE '\.\.\. ok' "$out")
+	p=$(pg_regress_results "$out" | grep -c '^ok ')
 	# a test that never ran (the driver stopped) is a failure too
 	total=$(sed -n 's/^test:[[:space:]]*//p' "$6" | wc -w)
-	missing=$((total - p - $(grep -cE '\.\.\. FAILED' "$out")))
+	missing=$((total - p - $(pg_regress_results "$out" | grep -c '^failed ')))
 	[ "$missing" -lt 0 ] && missing=0
-	for t in $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {print $i; break}}'); do
+	for t in $(pg_regress_results "$out" | sed -n 's/^failed //p'); do
 		if [[ " $AM_NAME_TESTS " == *" $t "* ]] && _only_am_name_diffs "$t" "$4" "$5"; then
 			p=$((p + 1))
 		elif _known_format_diff "$t" "$diffs"; then
@@ -232,7 +250,12 @@ check_pg_mode() {	# mode conf-lines...
 }
 
 check_pg_all() {	# conf-lines...
-	_check_pg_fetch
+	if ! _check_pg_fetch; then
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("pg: not run, no PostgreSQL source")
+		echo "pg: not run: no PostgreSQL source"
+		return
+	fi
 	_check_pg_drift
 	local m
 	for m in ${CHECK_PG_MODES:-normal walcheck ownwrite}; do
@@ -243,10 +266,11 @@ check_pg_all() {	# conf-lines...
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -uo pipefail
 	. "$(dirname "$0")/pgenv.sh"
+	pg_enter_root "$@"
 	[ $# -gt 0 ] && CHECK_PG_MODES="$*"
 	labelam_setup
 	PASSED=0 FAILED=0 FAILED_NAMES=()
-	mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$LABELAM_TOP/test/test.conf")
+	mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
 	check_pg_all "${CONF[@]}"
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

@@ -1,6 +1,6 @@
 #!/bin/bash
 # scripts/check-sepgsql.sh -- contrib/sepgsql's own regression suite
-# (PostgreSQL 15 source, contrib/sepgsql/sql/*.sql and expected/*.out) run
+# (the server's source, contrib/sepgsql/sql/*.sql and expected/*.out) run
 # against labelam with the sepol provider, on a host without an SELinux
 # kernel, the way contrib/sepgsql's test_sepgsql runs it against sepgsql:
 #  - the policy is Debian's default (targeted) policy with sepgsql's
@@ -27,8 +27,10 @@ SEPGSQL_LAUNCHER_LABEL=unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023
 
 # Is TEST's diff exactly the one test/sepgsql-known-diffs/TEST.diff records
 # (its changed lines, in order)?
+# A major whose output differs keeps its own in sepgsql-known-diffs/MAJOR/.
 _sepgsql_known_diff() {	# test diffs-file
-	local known=$LABELAM_TOP/test/sepgsql-known-diffs/$1.diff
+	local known=$LABELAM_TOP/test/sepgsql-known-diffs/$PG_MAJOR/$1.diff
+	[ -f "$known" ] || known=$LABELAM_TOP/test/sepgsql-known-diffs/$1.diff
 	[ -f "$known" ] || return 1
 	cmp -s "$known" <(_sepgsql_changed_lines "$1" "$2")
 }
@@ -88,16 +90,16 @@ _sepgsql_setup() {	# out
 }
 
 check_sepgsql() {	# conf-lines...
-	# the source of the installed postgresql-15, as check-pg.sh fetches it
+	# the source of the server under test, as check-pg.sh fetches it
 	. "$LABELAM_TOP/scripts/check-pg.sh"
-	_check_pg_fetch
-	local ver upstream
-	ver=$(dpkg-query -W -f='${Version}' postgresql-15)
-	upstream=${ver%%-*}
-	local src=$PG_SUITES/$upstream/src/postgresql-$upstream/contrib/sepgsql policy out=$WORK/sepgsql-run t p=0 f=0 failed=()
 	local tests=${SEPGSQL:-$SEPGSQL_TESTS_DEFAULT} conf=() l
+	if ! _check_pg_fetch; then
+		_sepgsql_all_failed "$tests" "no PostgreSQL source"
+		return
+	fi
+	local src=$PG_SRC/contrib/sepgsql policy out=$WORK/sepgsql-run t p=0 f=0 failed=()
 	[ -f "$src/sepgsql-regtest.te" ] ||
-		die "$src/sepgsql-regtest.te is missing (remove $PG_SUITES/$upstream/suite and run once as root to fetch the source again)"
+		die "$src/sepgsql-regtest.te is missing (remove $SUITE and run once as root to fetch the source again)"
 	for t in $tests; do
 		[ -f "$src/sql/$t.sql" ] || die "contrib/sepgsql has no test $t"
 	done
@@ -142,9 +144,9 @@ check_sepgsql() {	# conf-lines...
 		$tests) >"$out/run.out" 2>&1
 
 	for t in $tests; do
-		if grep -qE "\b$t +\.\.\. ok" "$out/run.out"; then
+		if pg_regress_results "$out/run.out" | grep -qx "ok $t"; then
 			p=$((p + 1))
-		elif grep -qE "\b$t +\.\.\. FAILED" "$out/run.out" &&
+		elif pg_regress_results "$out/run.out" | grep -qx "failed $t" &&
 			_sepgsql_known_diff "$t" "$out/regression.diffs"; then
 			p=$((p + 1))
 			echo "sepgsql: $t differs only as test/sepgsql-known-diffs/$t.diff records"
@@ -171,10 +173,11 @@ check_sepgsql() {	# conf-lines...
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -uo pipefail
 	. "$(dirname "$0")/pgenv.sh"
+	pg_enter_root "$@"
 	[ $# -gt 0 ] && SEPGSQL="$*"
 	labelam_setup
 	PASSED=0 FAILED=0 FAILED_NAMES=()
-	mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$LABELAM_TOP/test/test.conf")
+	mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
 	check_sepgsql "${CONF[@]}"
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

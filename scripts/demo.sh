@@ -3,13 +3,14 @@
 # cluster with labelam preloaded, and a short tour printed to the terminal.
 set -uo pipefail
 . "$(dirname "$0")/pgenv.sh"
+pg_enter_root "$@"
 
 labelam_setup
 LABELAM_KEEP_ON_FAIL=0
 # the policy: Debian's MLS reference policy, evaluated by libsepol; every
 # session needs a label: the administrator's is s0
 cluster_start demo "labelam.provider = 'sepol'" \
-	"labelam.policy_file = '/etc/selinux/mls/policy/policy.33'" \
+	"labelam.policy_file = '$(selinux_policy mls)'" \
 	"labelam.default_client_label = 'staff_u:sysadm_r:sysadm_t:s0'"
 for f in "$LABELAM_TOP"/scripts/demo.d/*.sql; do
 	echo "=== $(basename "$f" .sql)"

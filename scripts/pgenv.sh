@@ -14,10 +14,60 @@
 # every cluster started is stopped and removed on exit, error or Ctrl-C.
 
 LABELAM_TOP=${LABELAM_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 LABELAM_USER=${LABELAM_USER:-labelam_run}
 
 die() { echo "labelam: $*" >&2; exit 2; }
+
+# The PostgreSQL major under test, chosen here only: PG= (make test PG=17).
+#   PG_CONFIG  the pg_config of that server (inside PG_ROOT if one is set)
+#   PG_ROOT    a script printing a root directory (made and cached by it)
+#              that the server's packages need: the calling script re-runs
+#              itself chrooted there (pg_enter_root, below)
+# 15 (default): Debian 12's postgresql-15, installed by scripts/deps.sh.
+# 17: Debian 13's postgresql-17 in the root of scripts/pg17-root.sh.
+PG=${PG:-15}
+PG_ROOT=
+case "$PG" in
+	15) PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} ;;
+	17) PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config
+		PG_ROOT=$LABELAM_TOP/scripts/pg17-root.sh ;;
+	*) die "PG=$PG: not a supported PostgreSQL major (15, 17)" ;;
+esac
+export PG
+
+# The calling script ($0 with its arguments) again, chrooted into PG_ROOT's
+# root, unless it already runs there: the working tree (tracked and
+# untracked files, no build products) is copied to the root's /tmp, since
+# objects built for one major must not land in the checkout another major
+# builds from; the work directories are made under the root's /tmp too.
+# The environment (LABELAM_TESTS, REGRESS, TAP, ...) is passed through.
+# Mounts live in a private mount namespace (scripts/chroot-run.sh) and end
+# with the run; the copy is removed afterwards.
+pg_enter_root() {
+	local root src rel rc
+	[ -n "$PG_ROOT" ] && [ "${LABELAM_IN_ROOT:-}" != "$PG" ] || return 0
+	[ "$(id -u)" -eq 0 ] || die "PG=$PG runs chrooted into a Debian root: run as root"
+	root=$("$PG_ROOT") || die "no root for PostgreSQL $PG ($PG_ROOT failed)"
+	src=$(mktemp -d "$root/tmp/labelam-src.XXXXXX") || die "mktemp in $root/tmp failed"
+	chmod 755 "$src"
+	if git -C "$LABELAM_TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$LABELAM_TOP" && git ls-files -z -co --exclude-standard |
+			tar --null -T - -cf - 2>/dev/null) | tar -C "$src" -xf -
+	else
+		tar -C "$LABELAM_TOP" --exclude-vcs --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+			--exclude='labelam--*.sql' -cf - . | tar -C "$src" -xf -
+	fi || { rm -rf "$src"; die "could not copy $LABELAM_TOP into $root"; }
+	rel=$(realpath --relative-to="$LABELAM_TOP" "$0")
+	echo "labelam: PostgreSQL $PG: running $rel chrooted into $root (work directories under $root/tmp)" >&2
+	# PG_SOURCE (check-pg.sh): a host directory, seen at the same path
+	LABELAM_IN_ROOT=$PG LABELAM_TOP=${src#"$root"} PG_CONFIG=$PG_CONFIG \
+		"$LABELAM_TOP/scripts/chroot-run.sh" "$root" ${PG_SOURCE:+--bind "$PG_SOURCE"} \
+		/bin/bash "${src#"$root"}/$rel" "$@"
+	rc=$?
+	rm -rf "$src"
+	[ $rc -ne 0 ] && echo "labelam: PostgreSQL $PG: the paths above are inside $root" >&2
+	exit $rc
+}
 
 as_user() { "${AS_USER[@]}" env -i PATH="$PGBIN:/usr/bin:/bin" LANG=C.UTF-8 \
 	HOME="$WORK" PGHOST="${PGHOST:-}" PGPORT="${PGPORT:-}" PGDATABASE="${PGDATABASE:-postgres}" \
@@ -47,7 +97,10 @@ _labelam_cleanup() {
 
 # deps, build, private installation, work directory
 labelam_setup() {
-	"$LABELAM_TOP/scripts/deps.sh" "$@" || die "missing packages"
+	[ -z "$PG_ROOT" ] || [ "${LABELAM_IN_ROOT:-}" = "$PG" ] ||
+		die "PostgreSQL $PG runs in a root: $(basename "$0") must call pg_enter_root first"
+	# a root's packages are its script's job
+	[ -n "$PG_ROOT" ] || "$LABELAM_TOP/scripts/deps.sh" "$@" || die "missing packages"
 	WORK=$(mktemp -d /tmp/labelam.XXXXXX) || die "mktemp failed"
 	chmod 755 "$WORK"
 	trap _labelam_cleanup EXIT
@@ -177,6 +230,53 @@ standby_start() {
 
 cluster_stop() {
 	as_user "$PGBIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >/dev/null 2>&1
+}
+
+# The tests a pg_regress (or pg_isolation_regress) run reported, one line
+# each: "ok NAME" or "failed NAME".  Up to 15 it prints "test NAME ... ok"
+# (parallel groups: "     NAME ... FAILED"), from 16 TAP lines:
+# "ok 1         - NAME   12 ms", "not ok 2     + NAME   12 ms".
+pg_regress_results() {	# out-file
+	awk '
+		/^(not )?ok [0-9]+ +[-+] / {
+			st = ($1 == "not") ? "failed" : "ok"
+			sub(/^(not )?ok [0-9]+ +[-+] +/, "")
+			print st, $1
+			next
+		}
+		/ \.\.\. / {
+			for (i = 1; i < NF; i++)
+				if ($(i + 1) == "...") {
+					print ($(i + 2) == "ok" ? "ok" : "failed"), $i
+					break
+				}
+		}' "$1"
+}
+
+# selinux_policy TYPE: the system's binary policy of TYPE (default, mls),
+# /etc/selinux/TYPE/policy/policy.N with the highest N: Debian 12's libsepol
+# writes policy.33, Debian 13's policy.34.
+selinux_policy() {
+	local f best= n bn=-1
+	for f in /etc/selinux/"$1"/policy/policy.[0-9]*; do
+		n=${f##*.}
+		[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt "$bn" ] && { best=$f; bn=$n; }
+	done
+	echo "${best:-/etc/selinux/$1/policy/policy.33}"
+}
+
+# test_conf FILE: test/test.conf's settings, one a line, comments left out
+# and "@policy(TYPE)@" written as the path selinux_policy TYPE gives.
+test_conf() {
+	local l t
+	while IFS= read -r l; do
+		[[ "$l" =~ ^[[:space:]]*(#|$) ]] && continue
+		while [[ "$l" =~ @policy\(([a-z]+)\)@ ]]; do
+			t=${BASH_REMATCH[1]}
+			l=${l//"@policy($t)@"/$(selinux_policy "$t")}
+		done
+		printf '%s\n' "$l"
+	done <"$1"
 }
 
 # psql against the current cluster, as the cluster's OS user

@@ -11,6 +11,7 @@
 #      LABELAM_KEEP=1 keeps the work directory.
 set -uo pipefail
 . "$(dirname "$0")/pgenv.sh"
+pg_enter_root "$@"
 
 PARTS=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
 labelam_setup
@@ -18,19 +19,20 @@ labelam_setup
 cp -r "$LABELAM_TOP/test" "$WORK/test"
 [ "$(id -u)" -eq 0 ] && chown -R "$RUN_USER" "$WORK/test"
 TESTCONF=$WORK/test/test.conf
-mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$TESTCONF")
+test_conf "$LABELAM_TOP/test/test.conf" >"$TESTCONF"
+mapfile -t CONF <"$TESTCONF"
 
 PASSED=0
 FAILED=0
 FAILED_NAMES=()
 
-# count "test x ... ok" / "... FAILED" lines of a pg_regress run
+# count the passed and failed tests of a pg_regress run
 count_pg_regress() {	# out-file label number-of-tests
 	local out=$1 label=$2 n=$3 p f
-	p=$(grep -cE '\.\.\. ok' "$out")
+	p=$(pg_regress_results "$out" | grep -c '^ok ')
 	f=$((n - p))	# a test that crashed the driver has no line at all
 	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-	[ "$f" -gt 0 ] && FAILED_NAMES+=("$label: $(grep -E '\.\.\. FAILED' "$out" | awk '{for(i=1;i<=NF;i++) if($(i+1)=="...") {printf "%s ", $i; break}}')")
+	[ "$f" -gt 0 ] && FAILED_NAMES+=("$label: $(pg_regress_results "$out" | sed -n 's/^failed //p' | tr '\n' ' ')")
 	echo "$label: $p passed, $f failed"
 }
 
@@ -66,7 +68,9 @@ if [[ " $PARTS " == *" tap "* ]]; then
 	tests=${TAP:-$(cd "$WORK/test" && ls t/*.pl 2>/dev/null)}
 	if [ -n "$tests" ]; then
 		mkdir -p "$WORK/tap"; [ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$WORK/tap"
-		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
+		# TESTDIR: PostgreSQL::Test::Utils of 15 makes TESTDIR/tmp_check and
+		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead
+		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
 			as_user prove $tests) >"$WORK/tap/run.out" 2>&1
 		p=$(grep -cE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out")
 		f=$(grep -cE '^t/.*\.pl \.+ (Dubious|Failed|not ok)' "$WORK/tap/run.out")

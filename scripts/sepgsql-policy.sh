@@ -6,7 +6,8 @@
 # usage: scripts/sepgsql-policy.sh SEPGSQL_DIR
 #   SEPGSQL_DIR: contrib/sepgsql of the PostgreSQL source (needs
 #   sepgsql-regtest.te).  Prints the path of the binary policy
-#   (DIR/policy/policy.33, with the policy's DIR/contexts beside it).
+#   (DIR/policy/policy.N, N the policy version libsepol writes: 33 on
+#   Debian 12, 34 on Debian 13; the policy's DIR/contexts beside it).
 #
 # Steps, as contrib/sepgsql's test_sepgsql expects them on an SELinux host
 # ("make -f /usr/share/selinux/devel/Makefile; semodule -u
@@ -36,7 +37,7 @@
 #     semodule -i base.cil"); sepgsql-regtest.te then grants it to
 #     sepgsql_regtest_superuser_t on sepgsql_regtest_foo_table_t only.
 #  3. all installed into a private copy of the policy store
-#     (semodule -p ROOT -n), whose policy.33 is the result.
+#     (semodule -p ROOT -n), whose policy.N is the result.
 # The result is cached under $SEPGSQL_POLICY_CACHE, keyed by the inputs'
 # hashes (the .te, this script, the installed policy store).
 set -euo pipefail
@@ -57,8 +58,15 @@ key=$( { sha256sum "$TE" "${BASH_SOURCE[0]}";
 	dpkg-query -W -f='${Version}\n' selinux-policy-default selinux-policy-dev 2>/dev/null; } |
 	sha256sum | cut -c1-16)
 OUT=$CACHE/$key
-if [ -f "$OUT/policy/policy.33" ]; then
-	echo "$OUT/policy/policy.33"
+# the policy.N with the highest N in directory $1
+newest_policy() {
+	local f
+	for f in "$1"/policy.[0-9]*; do
+		[ -f "$f" ] && printf '%s\t%s\n' "${f##*.}" "$f"
+	done | sort -n | tail -1 | cut -f2-
+}
+if [ -n "$(newest_policy "$OUT/policy")" ]; then
+	newest_policy "$OUT/policy"
 	exit 0
 fi
 
@@ -113,16 +121,16 @@ grep -Eq '^\(class db_table \(.* truncate \)\)$' "$TMP/base.cil" ||
 semodule -p "$ROOT" -s default -n -X 400 -i "$TMP/base.cil" -i "$TMP/postgresql.cil" \
 	-i "$TMP/module/sepgsql-regtest.pp" >"$TMP/semodule.log" 2>&1 ||
 	{ cat "$TMP/semodule.log" >&2; exit 2; }
-POL=$ROOT/etc/selinux/default/policy/policy.33
-[ -f "$POL" ] || { echo "sepgsql-policy: semodule wrote no $POL" >&2; exit 2; }
+POL=$(newest_policy "$ROOT/etc/selinux/default/policy")
+[ -n "$POL" ] || { echo "sepgsql-policy: semodule wrote no policy.N in $ROOT/etc/selinux/default/policy" >&2; exit 2; }
 
 # laid out as /etc/selinux/<type>: labelam finds contexts/sepgsql_contexts
-# (the objects' default labels) beside policy/policy.33
+# (the objects' default labels) beside policy/policy.N
 mkdir -p "$OUT.tmp/policy"
-cp "$POL" "$OUT.tmp/policy/policy.33"
+cp "$POL" "$OUT.tmp/policy/"
 cp "$TMP/module/sepgsql-regtest.te" "$TMP/semodule.log" "$OUT.tmp/"
 cp -a "$ROOT/etc/selinux/default/contexts" "$OUT.tmp/contexts"
 chmod -R a+rX "$OUT.tmp"
 rm -rf "$OUT"
 mv "$OUT.tmp" "$OUT"
-echo "$OUT/policy/policy.33"
+newest_policy "$OUT/policy"

@@ -10,7 +10,7 @@ use IPC::Run;
 use Time::HiRes qw(usleep);
 use LabelamTest;
 
-my $mls = '/etc/selinux/mls/policy/policy.33';
+my $mls = selinux_policy('mls');
 plan(skip_all => "$mls is missing (package selinux-policy-mls)") unless -f $mls;
 
 my $primary = labelam_node('sumprimary', allows_streaming => 1);

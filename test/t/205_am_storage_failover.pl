@@ -9,7 +9,7 @@ use Time::HiRes qw(usleep);
 use Test::More;
 use LabelamTest;
 
-my $mls = '/etc/selinux/mls/policy/policy.33';
+my $mls = selinux_policy('mls');
 plan(skip_all => "$mls is missing (package selinux-policy-mls)") unless -f $mls;
 my $TOP = 'staff_u:sysadm_r:sysadm_t:s15:c0.c1023';
 

@@ -13,8 +13,8 @@ use Test::More;
 use LabelamTest;
 
 my $oracle = dirname(__FILE__) . '/avc_oracle.py';
-my $default_policy = '/etc/selinux/default/policy/policy.33';
-my $mls_policy = '/etc/selinux/mls/policy/policy.33';
+my $default_policy = selinux_policy('default');
+my $mls_policy = selinux_policy('mls');
 my $pairs = 250;
 
 my $node = labelam_node('policies');

@@ -10,7 +10,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use LabelamTest;
 
-my $policy = '/etc/selinux/default/policy/policy.33';
+my $policy = selinux_policy('default');
 my $node = labelam_node('config');
 my $dir = $node->basedir;
 # this test's sessions (the superuser too) take labels such as user_t that

@@ -21,7 +21,7 @@ use Test::More;
 use LabelamTest;
 use LabelamAttack;
 
-my $mls = '/etc/selinux/mls/policy/policy.33';
+my $mls = selinux_policy('mls');
 plan skip_all => "$mls is missing (package selinux-policy-mls)" unless -f $mls;
 
 # a private policy store, and the policy with user_t permissive

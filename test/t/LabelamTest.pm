@@ -9,7 +9,20 @@ use PostgreSQL::Test::Utils ();
 use IPC::Run ();
 use Exporter 'import';
 
-our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module);
+our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module
+  selinux_policy);
+
+# selinux_policy(type): the system's binary policy of type (default, mls),
+# /etc/selinux/type/policy/policy.N with the highest N (Debian 12 writes
+# policy.33, Debian 13 policy.34); policy.33's path if there is none, for
+# the tests' "is missing" messages.
+sub selinux_policy
+{
+	my ($type) = @_;
+	my ($best) = sort { ($b =~ /(\d+)$/)[0] <=> ($a =~ /(\d+)$/)[0] }
+	  grep { /\.\d+$/ } glob("/etc/selinux/$type/policy/policy.*");
+	return $best // "/etc/selinux/$type/policy/policy.33";
+}
 
 # labelam_node(name, %params): initialized (not started) node.  Params are
 # those of PostgreSQL::Test::Cluster::init, plus preload => 0 to leave the
@@ -42,7 +55,7 @@ sub labelam_node
 sub labelam_mls_node
 {
 	my ($name, $conf, %opt) = @_;
-	my $mls = '/etc/selinux/mls/policy/policy.33';
+	my $mls = selinux_policy('mls');
 	Test::More::plan(skip_all => "$mls is missing (package selinux-policy-mls)")
 	  unless -f $mls;
 	my $node = labelam_node($name);
@@ -60,7 +73,7 @@ labelam.object_checks = $objects
 # mls_policy_store(dir): a private SELinux policy store under dir/root,
 # built as Debian builds the system's MLS store (every module of package
 # selinux-policy-mls, the same ones disabled), without root and without a
-# kernel; its policy.33 equals /etc/selinux/mls/policy/policy.33.  Returns
+# kernel; its policy.N equals selinux_policy('mls').  Returns
 # the root.  Takes a minute or two.
 my @mls_disabled = qw(amtu bugzilla cobbler condor cyphesis git ksmtuned
   likewise livecd nessus numad oddjob openca soundserver thunderbird updfstab
@@ -87,7 +100,8 @@ sub mls_policy_store
 
 # mls_policy_with_module(root, name, te text): compiles the module (plain
 # module syntax, checkmodule), installs it in the private store and returns
-# the path of a copy of the store's new policy.33 (dir of root/name.33).
+# the path of a copy of the store's new binary policy (dir of root/name.33;
+# the name is only a name: the file is policy.N of the libsepol at hand).
 sub mls_policy_with_module
 {
 	my ($root, $name, $te) = @_;
@@ -102,7 +116,10 @@ sub mls_policy_with_module
 		'>', \$out, '2>', \$err) or die "semodule_package $name failed: $err";
 	IPC::Run::run([ '/usr/sbin/semodule', '-p', $root, '-s', 'mls', '-n', '-i', "$dir/$name.pp" ],
 		'>', \$out, '2>', \$err) or die "semodule -i $name.pp failed: $err";
-	PostgreSQL::Test::Utils::system_or_bail('cp', "$root/etc/selinux/mls/policy/policy.33", "$dir/$name.33");
+	my ($new) = sort { ($b =~ /(\d+)$/)[0] <=> ($a =~ /(\d+)$/)[0] }
+	  glob("$root/etc/selinux/mls/policy/policy.[0-9]*");
+	die "semodule wrote no policy in $root/etc/selinux/mls/policy" unless $new;
+	PostgreSQL::Test::Utils::system_or_bail('cp', $new, "$dir/$name.33");
 	return "$dir/$name.33";
 }
 
