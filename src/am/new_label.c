@@ -31,8 +31,9 @@
  * statement (a function, a DO block) may relabel the table, roll a
  * relabel back, or wait for another session's relabel to commit between
  * two inserts.  Each statement reads the invalidations that other
- * sessions' commits sent, so that it sees their relabels.  The settings' secids are remembered while the dictionary
- * stays the same and the label is committed.
+ * sessions' commits sent, so that it sees their relabels.  The settings'
+ * secids are remembered while the dictionary stays the same and the label
+ * is committed.
  *
  * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
  * defaults, ...) keep theirs: ATRewriteTable scans the old
