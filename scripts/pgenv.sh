@@ -25,13 +25,16 @@ die() { echo "labelam: $*" >&2; exit 2; }
 #              itself chrooted there (pg_enter_root, below)
 # 15 (default): Debian 12's postgresql-15, installed by scripts/deps.sh.
 # 17: Debian 13's postgresql-17 in the root of scripts/pg17-root.sh.
+# 18: Debian unstable's source of postgresql-18, built by scripts/pg-get.sh.
 PG=${PG:-15}
 PG_ROOT=
 case "$PG" in
 	15) PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} ;;
 	17) PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config
 		PG_ROOT=$LABELAM_TOP/scripts/pg17-root.sh ;;
-	*) die "PG=$PG: not a supported PostgreSQL major (15, 17)" ;;
+	18 | 18-assert) PG_CONFIG=$("$LABELAM_TOP/scripts/pg-get.sh" "$PG") ||
+		die "PG=$PG: scripts/pg-get.sh failed" ;;
+	*) die "PG=$PG: not a supported PostgreSQL major (15, 17, 18, 18-assert)" ;;
 esac
 export PG
 

@@ -202,8 +202,13 @@ labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 }
 
 static void
+#if PG_VERSION_NUM >= 180000
+labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
+					uint64 count)
+#else
 labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 					uint64 count, bool execute_once)
+#endif
 {
 	LabelheapFrame frame;
 
@@ -211,8 +216,13 @@ labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
+#if PG_VERSION_NUM >= 180000
+		CALL_PREV(prev_ExecutorRun, standard_ExecutorRun,
+				  queryDesc, direction, count);
+#else
 		CALL_PREV(prev_ExecutorRun, standard_ExecutorRun,
 				  queryDesc, direction, count, execute_once);
+#endif
 	}
 	PG_FINALLY();
 	{
@@ -250,14 +260,28 @@ labelam_ExecutorEnd(QueryDesc *queryDesc)
 }
 
 static bool
+#if PG_VERSION_NUM >= 160000
+labelam_ExecutorCheckPerms(List *rangeTable, List *rtePermInfos,
+						   bool ereport_on_violation)
+#else
 labelam_ExecutorCheckPerms(List *rangeTable, bool ereport_on_violation)
+#define rtePermInfos NIL		/* 15: the range table holds the permissions */
+#endif
 {
 	if (!labelheap_raw_check_perms(rangeTable, ereport_on_violation) ||
 		!labelheap_ri_check_perms(rangeTable, ereport_on_violation) ||
-		!objects_exec_check_perms(rangeTable, ereport_on_violation))
+		!objects_exec_check_perms(rangeTable, rtePermInfos,
+								  ereport_on_violation))
 		return false;
+#if PG_VERSION_NUM >= 160000
+	if (prev_ExecutorCheckPerms)
+		return prev_ExecutorCheckPerms(rangeTable, rtePermInfos,
+									   ereport_on_violation);
+#else
+#undef rtePermInfos
 	if (prev_ExecutorCheckPerms)
 		return prev_ExecutorCheckPerms(rangeTable, ereport_on_violation);
+#endif
 	return true;
 }
 

@@ -92,7 +92,7 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
 	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
-	bool		skipping = mode == READ_FILTERED &&
+	bool		skipping = LABELHEAP_SEQ_SKIPPING && mode == READ_FILTERED &&
 		ScanDirectionIsForward(direction);
 
 	for (;;)
@@ -225,6 +225,7 @@ labelheap_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	return result;
 }
 
+#if PG_VERSION_NUM < 180000
 /* a block in a range holding no label the session may select is skipped */
 bool
 labelheap_scan_bitmap_next_block(TableScanDesc scan,
@@ -251,6 +252,28 @@ labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 	}
 	return false;
 }
+#else
+/*
+ * 18: heap iterates the bitmap itself, through a read stream; no block is
+ * skipped (label summaries are not consulted), every tuple is filtered.
+ */
+bool
+labelheap_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
+								 bool *recheck, uint64 *lossy_pages,
+								 uint64 *exact_pages)
+{
+	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
+	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
+
+	while (heap->scan_bitmap_next_tuple(scan, slot, recheck, lossy_pages,
+										exact_pages))
+	{
+		if (slot_passes(scan->rs_rd, slot, mode))
+			return true;
+	}
+	return false;
+}
+#endif
 
 bool
 labelheap_scan_sample_next_tuple(TableScanDesc scan,

@@ -25,6 +25,7 @@
 
 #include "am/label_set.h"
 #include "am/labelheap_int.h"
+#include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
 
@@ -73,7 +74,9 @@ labelheap_routine(void)
 		labelheap_methods.index_fetch_tuple = labelheap_index_fetch_tuple;
 		labelheap_methods.tuple_fetch_row_version = labelheap_tuple_fetch_row_version;
 		labelheap_methods.tuple_lock = labelheap_tuple_lock;
+#if PG_VERSION_NUM < 180000
 		labelheap_methods.scan_bitmap_next_block = labelheap_scan_bitmap_next_block;
+#endif
 		labelheap_methods.scan_bitmap_next_tuple = labelheap_scan_bitmap_next_tuple;
 		labelheap_methods.scan_sample_next_tuple = labelheap_scan_sample_next_tuple;
 		labelheap_methods.scan_analyze_next_tuple = labelheap_scan_analyze_next_tuple;
@@ -84,7 +87,7 @@ labelheap_routine(void)
 		labelheap_methods.tuple_update = labelheap_tuple_update;
 		labelheap_methods.tuple_delete = labelheap_tuple_delete;
 
-		labelheap_methods.relation_set_new_filenode = labelheap_relation_set_new_filenode;
+		labelheap_methods.labelam_set_new_file = labelheap_relation_set_new_filenode;
 		labelheap_methods.relation_nontransactional_truncate = labelheap_relation_nontransactional_truncate;
 		labelheap_methods.relation_copy_for_cluster = labelheap_relation_copy_for_cluster;
 		labelheap_methods.index_build_range_scan = labelheap_index_build_range_scan;

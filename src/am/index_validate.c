@@ -34,6 +34,7 @@
 #include "utils/tuplesort.h"
 
 #include "am/labelheap_int.h"
+#include "pg_compat.h"
 
 void
 labelheap_index_validate_scan(Relation heapRelation,
@@ -186,8 +187,14 @@ labelheap_index_validate_scan(Relation heapRelation,
 					in_index[ItemPointerGetOffsetNumber(indexcursor) - 1] = true;
 			}
 
+#if PG_VERSION_NUM >= 160000
+			tuplesort_empty = !tuplesort_getdatum(state->tuplesort, true,
+												  false, &ts_val, &ts_isnull,
+												  NULL);
+#else
 			tuplesort_empty = !tuplesort_getdatum(state->tuplesort, true,
 												  &ts_val, &ts_isnull, NULL);
+#endif
 			Assert(tuplesort_empty || !ts_isnull);
 			if (!tuplesort_empty)
 			{

@@ -24,6 +24,7 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/relscan.h"
 #include "executor/executor.h"
 #include "executor/nodeIndexonlyscan.h"
@@ -33,14 +34,37 @@
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
+#include "pg_compat.h"
 
 
+/*
+ * nodeIndexonlyscan.c's StoreIndexTuple, with IndexOnlyNext's choice
+ * between the index AM's heap-format and index tuples: 18 deforms a heap-
+ * format tuple with the descriptor the index AM formed it with
+ * (xs_hitupdesc), 15 and 17 store it as it is.
+ */
 static void
 store_index_tuple(IndexOnlyScanState *node, TupleTableSlot *slot,
-				  IndexTuple itup, TupleDesc itupdesc)
+				  IndexScanDesc scandesc)
 {
+	if (scandesc->xs_hitup)
+	{
+#if PG_VERSION_NUM >= 180000
+		ExecClearTuple(slot);
+		heap_deform_tuple(scandesc->xs_hitup, scandesc->xs_hitupdesc,
+						  slot->tts_values, slot->tts_isnull);
+		ExecStoreVirtualTuple(slot);
+#else
+		ExecForceStoreHeapTuple(scandesc->xs_hitup, slot, false);
+#endif
+		return;
+	}
+	if (scandesc->xs_itup == NULL)
+		elog(ERROR, "no data returned for index-only scan");
+
 	ExecClearTuple(slot);
-	index_deform_tuple(itup, itupdesc, slot->tts_values, slot->tts_isnull);
+	index_deform_tuple(scandesc->xs_itup, scandesc->xs_itupdesc,
+					   slot->tts_values, slot->tts_isnull);
 
 	/* name columns come back as cstrings: give them NAMEDATALEN bytes */
 	if (unlikely(node->ioss_NameCStringAttNums != NULL))
@@ -85,6 +109,9 @@ ios_next(IndexOnlyScanState *node)
 		scandesc = index_beginscan(node->ss.ss_currentRelation,
 								   node->ioss_RelationDesc,
 								   estate->es_snapshot,
+#if PG_VERSION_NUM >= 180000
+								   &node->ioss_Instrument,
+#endif
 								   node->ioss_NumScanKeys,
 								   node->ioss_NumOrderByKeys);
 		node->ioss_ScanDesc = scandesc;
@@ -108,12 +135,7 @@ ios_next(IndexOnlyScanState *node)
 		if (scandesc->xs_heap_continue)
 			elog(ERROR, "non-MVCC snapshots are not supported in index-only scans");
 
-		if (scandesc->xs_hitup)
-			ExecForceStoreHeapTuple(scandesc->xs_hitup, slot, false);
-		else if (scandesc->xs_itup)
-			store_index_tuple(node, slot, scandesc->xs_itup, scandesc->xs_itupdesc);
-		else
-			elog(ERROR, "no data returned for index-only scan");
+		store_index_tuple(node, slot, scandesc);
 
 		if (scandesc->xs_recheck)
 		{

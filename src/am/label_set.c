@@ -73,6 +73,7 @@
 #include "am/label_set_int.h"
 #include "am/labelheap_int.h"
 #include "avc/avc.h"
+#include "pg_compat.h"
 
 #define SET_SCHEMA		"labelam"
 #define SET_TABLE		"table_labels"
@@ -195,7 +196,7 @@ set_scan(Relation setrel, Snapshot snapshot, Oid relid, Oid secid,
 	}
 
 	slot = table_slot_create(setrel, NULL);
-	scan = index_beginscan(setrel, index, snapshot, nkeys, 0);
+	scan = labelam_index_beginscan(setrel, index, snapshot, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
 
 	while (index_getnext_slot(scan, ForwardScanDirection, slot))
@@ -478,7 +479,7 @@ rewrite_target(Relation rel)
 	if (*end != '\0' || !OidIsValid(target) || target == RelationGetRelid(rel))
 		return InvalidOid;
 	SET_LOCKTAG_RELATION(tag, MyDatabaseId, target);
-	if (!LockHeldByMe(&tag, AccessExclusiveLock))
+	if (!labelam_LockHeldByMe(&tag, AccessExclusiveLock))
 		return InvalidOid;
 	return target;
 }

@@ -51,6 +51,7 @@
 #include "am/label_set_int.h"
 #include "am/labelheap_int.h"
 #include "avc/avc.h"
+#include "pg_compat.h"
 
 /* ---------------------------------------------------------------------
  * Checks
@@ -213,14 +214,15 @@ truncate_check(Relation rel, const char *action)
  * relation through heap_create too.
  */
 void
-labelheap_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
+labelheap_relation_set_new_filenode(Relation rel,
+									const LabelamRelFileId *newrnode,
 									char persistence,
 									TransactionId *freezeXid,
 									MultiXactId *minmulti)
 {
-	if (newrnode != &rel->rd_node)
+	if (newrnode != labelam_rel_file_id(rel))
 		truncate_check(rel, "truncate");
-	GetHeapamTableAmRoutine()->relation_set_new_filenode(rel, newrnode,
+	GetHeapamTableAmRoutine()->labelam_set_new_file(rel, newrnode,
 														 persistence,
 														 freezeXid, minmulti);
 }
@@ -294,7 +296,7 @@ refresh_check(RefreshMatViewStmt *stmt)
 	Relation	rel;
 
 	relid = RangeVarGetRelidExtended(stmt->relation, AccessExclusiveLock, 0,
-									 RangeVarCallbackOwnsTable, NULL);
+									 labelam_RangeVarCallbackForRefresh, NULL);
 	rel = table_open(relid, NoLock);
 	if (rel->rd_rel->relkind == RELKIND_MATVIEW && is_labelheap_relation(rel))
 		truncate_check(rel, "refresh");

@@ -16,6 +16,7 @@
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "am/summary.h"
+#include "pg_compat.h"
 
 struct HeapScanDescData;
 
@@ -43,8 +44,8 @@ labelheap_frame_mode(void)
 extern uint64 labelheap_frame_id(void);
 extern uint64 labelheap_frame_outer_id(void);
 extern bool labelheap_frame_is_utility(NodeTag stmt);
-extern void labelheap_beyond_reach(Relation rel, const char *action)
-			pg_attribute_noreturn();
+extern LABELAM_NORETURN_BEFORE void labelheap_beyond_reach(Relation rel,
+														 const char *action) LABELAM_NORETURN_AFTER;
 
 /* refuse.c: DDL after which rows would leave labelheap */
 extern bool labelheap_allow_unlabel;
@@ -137,7 +138,7 @@ extern TM_Result labelheap_tuple_update(Relation rel, ItemPointer otid,
 										Snapshot snapshot, Snapshot crosscheck,
 										bool wait, TM_FailureData *tmfd,
 										LockTupleMode *lockmode,
-										bool *update_indexes);
+										LabelamUpdateIndexes * update_indexes);
 extern TM_Result labelheap_tuple_delete(Relation rel, ItemPointer tid,
 										CommandId cid, Snapshot snapshot,
 										Snapshot crosscheck, bool wait,
@@ -184,11 +185,19 @@ extern TM_Result labelheap_tuple_lock(Relation rel, ItemPointer tid,
 									  CommandId cid, LockTupleMode mode,
 									  LockWaitPolicy wait_policy, uint8 flags,
 									  TM_FailureData *tmfd);
+#if PG_VERSION_NUM < 180000
 extern bool labelheap_scan_bitmap_next_block(TableScanDesc scan,
 											 struct TBMIterateResult *tbmres);
 extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 											 struct TBMIterateResult *tbmres,
 											 TupleTableSlot *slot);
+#else
+extern bool labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
+											 TupleTableSlot *slot,
+											 bool *recheck,
+											 uint64 *lossy_pages,
+											 uint64 *exact_pages);
+#endif
 extern bool labelheap_scan_sample_next_tuple(TableScanDesc scan,
 											 struct SampleScanState *scanstate,
 											 TupleTableSlot *slot);
@@ -202,7 +211,7 @@ extern bool labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 
 /* label_set.c: checks of whole-table operations (see label_set.h) */
 extern void labelheap_relation_set_new_filenode(Relation rel,
-												const RelFileNode *newrnode,
+												const LabelamRelFileId *newrnode,
 												char persistence,
 												TransactionId *freezeXid,
 												MultiXactId *minmulti);

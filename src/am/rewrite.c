@@ -32,6 +32,7 @@
 #include "utils/tuplesort.h"
 
 #include "am/labelheap_int.h"
+#include "pg_compat.h"
 
 /*
  * Copy one live or recently-dead tuple into the new heap, keeping its label
@@ -113,7 +114,7 @@ copy_for_cluster(Relation OldHeap, Relation NewHeap, Relation OldIndex,
 		ci_val[1] = RelationGetRelid(OldIndex);
 		pgstat_progress_update_multi_param(2, ci_index, ci_val);
 
-		indexScan = index_beginscan(OldHeap, OldIndex, SnapshotAny, 0, 0);
+		indexScan = labelam_index_beginscan(OldHeap, OldIndex, SnapshotAny, 0, 0);
 		index_rescan(indexScan, NULL, 0, NULL, 0);
 	}
 	else

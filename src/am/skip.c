@@ -58,6 +58,7 @@
 /* labelam.skip_ranges */
 bool		labelheap_skip_ranges = true;
 
+#if PG_VERSION_NUM < 180000
 /*
  * The last range found readable, by scan: reusing it is always safe (a
  * false match only means a range is read), so nothing needs resetting.
@@ -131,6 +132,9 @@ skip_done(SkipContext *cx)
 		index_close(cx->index, NoLock);
 }
 
+#endif
+
+#if PG_VERSION_NUM < 170000
 /*
  * labelheap_skip_position (summary.h) found heap about to move to another
  * block: moves it to the next block that is not skipped and has tuples
@@ -235,6 +239,9 @@ advance:
 	}
 }
 
+#endif
+
+#if PG_VERSION_NUM < 180000
 /* May a filtered bitmap heap scan skip the block tbmres names? */
 bool
 labelheap_skip_bitmap_block(TableScanDesc sscan,
@@ -249,3 +256,4 @@ labelheap_skip_bitmap_block(TableScanDesc sscan,
 	skip_done(&cx);
 	return skip;
 }
+#endif

@@ -58,7 +58,14 @@ extern bool labelheap_summary_covers(const LabelSummaryEntry *entry,
 extern bool labelheap_summary_corrupt(Relation index, BlockNumber heapblk,
 									  Oid secid);
 
-/* skip.c: scans that skip ranges holding no label the session may select */
+/*
+ * skip.c: scans that skip ranges holding no label the session may select.
+ * Sequential scans on 15 only (17 and 18 read blocks through a read stream
+ * whose callback is heap's own); bitmap heap scans up to 17 (18 iterates
+ * the bitmap inside heap).
+ */
+#if PG_VERSION_NUM < 170000
+#define LABELHEAP_SEQ_SKIPPING true
 extern bool labelheap_skip_advance(TableScanDesc scan);
 
 /*
@@ -75,8 +82,14 @@ labelheap_skip_position(TableScanDesc sscan)
 		return true;
 	return labelheap_skip_advance(sscan);
 }
+#else
+#define LABELHEAP_SEQ_SKIPPING false
+#define labelheap_skip_position(sscan) true
+#endif
+#if PG_VERSION_NUM < 180000
 extern bool labelheap_skip_bitmap_block(TableScanDesc scan,
 										struct TBMIterateResult *tbmres);
+#endif
 extern bool labelheap_skip_ranges;
 
 #endif							/* LABELHEAP_SUMMARY_H */

@@ -30,6 +30,7 @@
 
 #include "am/labelheap_int.h"
 #include "am/summary_int.h"
+#include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelsummary_handler);
 PG_FUNCTION_INFO_V1(labelam_label_summary);
@@ -169,7 +170,7 @@ labelsummary_buildempty(Relation index)
 	PageSetChecksumInplace(page, LABELSUMMARY_METAPAGE);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, LABELSUMMARY_METAPAGE,
 			  (char *) page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM,
+	log_newpage(labelam_smgr_locator(RelationGetSmgr(index)), INIT_FORKNUM,
 				LABELSUMMARY_METAPAGE, page, true);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 	pfree(page);

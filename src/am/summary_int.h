@@ -14,6 +14,7 @@
 #include "utils/relcache.h"
 
 #include "am/summary.h"
+#include "pg_compat.h"
 
 #define LABELSUMMARY_MAGIC		0x4C53554D	/* "LSUM" */
 #define LABELSUMMARY_VERSION	1
@@ -59,7 +60,8 @@ summary_range_slot(BlockNumber range)
 
 extern void summary_init_page(Page page, uint16 kind);
 extern bool summary_page_is(Page page, uint16 kind);
-extern void summary_report_corrupt(Relation index, BlockNumber blkno) pg_attribute_noreturn();
+extern LABELAM_NORETURN_BEFORE void summary_report_corrupt(Relation index,
+														   BlockNumber blkno) LABELAM_NORETURN_AFTER;
 extern bool summary_entry_add(LabelSummaryEntry *entry, Oid secid);
 extern bool summary_merge_into_block(Relation index, BlockNumber blkno,
 									 int first, const LabelSummaryEntry *add,

@@ -34,6 +34,7 @@
 #include "am/label_set.h"
 #include "am/labelheap_int.h"
 #include "avc/avc.h"
+#include "pg_compat.h"
 
 /*
  * Make the slot hold the tuple that heap's writer will fill in (xmin, cmin,
@@ -262,7 +263,8 @@ TM_Result
 labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 					   CommandId cid, Snapshot snapshot, Snapshot crosscheck,
 					   bool wait, TM_FailureData *tmfd,
-					   LockTupleMode *lockmode, bool *update_indexes)
+					   LockTupleMode *lockmode,
+					   LabelamUpdateIndexes * update_indexes)
 {
 	HeapTuple	oldcopy;
 	bool		old_has_external;
@@ -292,14 +294,15 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	if (toast != NULL)
 	{
 		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
-									   result = heap_update(rel, otid, tuple, cid,
-															crosscheck, wait,
-															tmfd, lockmode));
+									   result = labelam_heap_update(rel, otid, tuple, cid,
+																	crosscheck, wait,
+																	tmfd, lockmode,
+																	update_indexes));
 		labelheap_toast_finish(toast, result == TM_Ok);
 	}
 	else
-		result = heap_update(rel, otid, tuple, cid, crosscheck, wait, tmfd,
-							 lockmode);
+		result = labelam_heap_update(rel, otid, tuple, cid, crosscheck, wait,
+									 tmfd, lockmode, update_indexes);
 
 	/* a new version was placed (HOT or not): the summary must cover it */
 	if (result == TM_Ok)
@@ -307,8 +310,10 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 							   newsecid);
 	ItemPointerCopy(&tuple->t_self, &slot->tts_tid);
 
-	/* HOT updates need no new index entries */
+#if PG_VERSION_NUM < 160000
+	/* HOT updates need no new index entries (16+: heap_update says) */
 	*update_indexes = result == TM_Ok && !HeapTupleIsHeapOnly(tuple);
+#endif
 
 	free_unless_slots(slot, tuple);
 	if (oldcopy)

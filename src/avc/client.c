@@ -92,6 +92,7 @@
 
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
+#include "pg_compat.h"
 
 /* peer context of the client connection, from authentication */
 static char *client_peer_label = NULL;
@@ -245,7 +246,7 @@ avc_client_resolve(void)
 		return;
 	/* no user session: no subject */
 	if (!OidIsValid(MyDatabaseId) || !OidIsValid(GetSessionUserId()) ||
-		IsAutoVacuumWorkerProcess() || IsAutoVacuumLauncherProcess())
+		labelam_is_autovacuum())
 		return;
 
 	/* refuse what talks to clients, not single-user mode or bgworkers */

@@ -48,6 +48,7 @@
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
 #include "parser/parse_node.h"
+#include "parser/parse_relation.h"
 #include "parser/parsetree.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -58,6 +59,7 @@
 
 #include "am/labelheap.h"
 #include "label_sql/label_sql.h"
+#include "pg_compat.h"
 
 
 /*
@@ -72,8 +74,7 @@ static Oid	row_label_fn = InvalidOid;
 typedef struct RewriteContext
 {
 	ParseState *pstate;
-	List	   *rtables;		/* range table of each query level, the
-								 * innermost first */
+	List	   *queries;		/* Query of each level, the innermost first */
 	Oid			label_type;		/* labelam.security_label */
 	List	   *label_vars;		/* Vars that read a label column */
 	List	   *replacements;	/* ... and what replaces each */
@@ -236,13 +237,34 @@ require_labeled_table(RewriteContext *cxt, RangeTblEntry *rte,
 static RangeTblEntry *
 var_rte(RewriteContext *cxt, Var *var)
 {
-	List	   *rtable;
+	Query	   *query;
 
-	if (var->varlevelsup >= list_length(cxt->rtables))
+	if (var->varlevelsup >= list_length(cxt->queries))
 		elog(ERROR, "Var refers to query level %u of %d",
-			 var->varlevelsup, list_length(cxt->rtables));
-	rtable = list_nth(cxt->rtables, var->varlevelsup);
-	return rt_fetch(var->varno, rtable);
+			 var->varlevelsup, list_length(cxt->queries));
+	query = list_nth(cxt->queries, var->varlevelsup);
+	return rt_fetch(var->varno, query->rtable);
+}
+
+/*
+ * Reading the label of var's row needs what reading its tableoid and ctid
+ * would: SELECT on the relation and on those columns.
+ */
+static void
+require_select_for_label(RewriteContext *cxt, Var *var, RangeTblEntry *rte)
+{
+#if PG_VERSION_NUM >= 160000
+	Query	   *query = list_nth(cxt->queries, var->varlevelsup);
+	RTEPermissionInfo *perm = getRTEPermissionInfo(query->rteperminfos, rte);
+#else
+	RangeTblEntry *perm = rte;
+#endif
+
+	perm->requiredPerms |= ACL_SELECT;
+	perm->selectedCols = bms_add_member(perm->selectedCols,
+										TableOidAttributeNumber - FirstLowInvalidHeapAttributeNumber);
+	perm->selectedCols = bms_add_member(perm->selectedCols,
+										SelfItemPointerAttributeNumber - FirstLowInvalidHeapAttributeNumber);
 }
 
 static Var *
@@ -273,12 +295,7 @@ rewrite_security_label(RewriteContext *cxt, FuncExpr *fexpr)
 	rte = var_rte(cxt, wholerow);
 	require_labeled_table(cxt, rte, "security_label()", fexpr->location);
 
-	/* reading the label needs what reading ctid would */
-	rte->requiredPerms |= ACL_SELECT;
-	rte->selectedCols = bms_add_member(rte->selectedCols,
-									   TableOidAttributeNumber - FirstLowInvalidHeapAttributeNumber);
-	rte->selectedCols = bms_add_member(rte->selectedCols,
-									   SelfItemPointerAttributeNumber - FirstLowInvalidHeapAttributeNumber);
+	require_select_for_label(cxt, wholerow, rte);
 
 	fexpr->funcid = row_label_fn;
 	fexpr->args = list_make2(system_column_var(wholerow, TableOidAttributeNumber, OIDOID),
@@ -423,12 +440,7 @@ note_label_column_var(RewriteContext *cxt, Var *var)
 	if (replacement == NULL)
 		return;
 
-	/* reading the label needs what reading ctid would */
-	rte->requiredPerms |= ACL_SELECT;
-	rte->selectedCols = bms_add_member(rte->selectedCols,
-									   TableOidAttributeNumber - FirstLowInvalidHeapAttributeNumber);
-	rte->selectedCols = bms_add_member(rte->selectedCols,
-									   SelfItemPointerAttributeNumber - FirstLowInvalidHeapAttributeNumber);
+	require_select_for_label(cxt, var, rte);
 	cxt->label_vars = lappend(cxt->label_vars, var);
 	cxt->replacements = lappend(cxt->replacements, replacement);
 }
@@ -534,12 +546,12 @@ rewrite_walker(Node *node, RewriteContext *cxt)
 		Query	   *query = (Query *) node;
 		bool		result;
 
-		cxt->rtables = lcons(query->rtable, cxt->rtables);
+		cxt->queries = lcons(query, cxt->queries);
 		if (query->commandType == CMD_UTILITY)
 			result = rewrite_walker(utility_queries(query->utilityStmt), cxt);
 		else
 			result = query_tree_walker(query, rewrite_walker, cxt, 0);
-		cxt->rtables = list_delete_first(cxt->rtables);
+		cxt->queries = list_delete_first(cxt->queries);
 		return result;
 	}
 
@@ -586,7 +598,7 @@ label_sql_post_parse_analyze(ParseState *pstate, Query *query,
 			RewriteContext cxt;
 
 			cxt.pstate = pstate;
-			cxt.rtables = NIL;
+			cxt.queries = NIL;
 			cxt.label_type = labelheap_label_column_type();
 			cxt.label_vars = NIL;
 			cxt.replacements = NIL;

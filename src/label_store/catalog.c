@@ -55,6 +55,7 @@
 #include "utils/snapmgr.h"
 
 #include "label_store/label_store_int.h"
+#include "pg_compat.h"
 
 #define DICT_SCHEMA			"labelam"
 #define DICT_TABLE			"pg_security"
@@ -162,7 +163,7 @@ dict_scan(Relation rel, Oid indexid, Snapshot snapshot, Oid secid,
 					ObjectIdGetDatum(secid));
 
 	slot = table_slot_create(rel, NULL);
-	scan = index_beginscan(rel, index, snapshot, 1, 0);
+	scan = labelam_index_beginscan(rel, index, snapshot, 1, 0);
 	index_rescan(scan, &key, 1, NULL, 0);
 
 	while (index_getnext_slot(scan, ForwardScanDirection, slot))
@@ -261,8 +262,13 @@ dict_insert(Relation rel, Oid secid, const char *label)
 	ExecStoreVirtualTuple(slot);
 
 	simple_table_tuple_insert(rel, slot);
+#if PG_VERSION_NUM >= 160000
+	recheck = ExecInsertIndexTuples(rri, slot, estate, false, false, NULL,
+									NIL, false);
+#else
 	recheck = ExecInsertIndexTuples(rri, slot, estate, false, false, NULL,
 									NIL);
+#endif
 	list_free(recheck);
 
 	ExecDropSingleTupleTableSlot(slot);

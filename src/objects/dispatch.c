@@ -41,6 +41,7 @@
 
 #include "avc/avc.h"
 #include "objects/objects.h"
+#include "pg_compat.h"
 
 bool		objects_enabled = true;
 bool		objects_debug_audit = false;
@@ -250,11 +251,11 @@ objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 
 /* contrib/sepgsql's sepgsql_exec_check_perms (hooks.c) */
 bool
-objects_exec_check_perms(List *rangeTabls, bool abort)
+objects_exec_check_perms(List *rangeTabls, List *rteperminfos, bool abort)
 {
 	if (!objects_active())
 		return true;
-	return sepgsql_dml_privileges(rangeTabls, abort);
+	return sepgsql_dml_privileges(rangeTabls, rteperminfos, abort);
 }
 
 /*
@@ -287,8 +288,8 @@ check_module(uint32 perm, const char *what)
 static bool
 setting_is_userset(const char *name)
 {
-	struct config_generic **vars = get_guc_variables();
-	int			n = GetNumConfigOptions();
+	int			n;
+	struct config_generic **vars = labelam_get_guc_variables(&n);
 	int			i;
 
 	for (i = 0; i < n; i++)

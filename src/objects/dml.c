@@ -36,6 +36,7 @@
 #include "utils/syscache.h"
 
 #include "objects/objects.h"
+#include "pg_compat.h"
 
 /*
  * fixup_whole_row_references
@@ -248,7 +249,13 @@ check_relation_privileges(Oid relOid,
 	updated = fixup_whole_row_references(relOid, updated);
 	columns = bms_union(selected, bms_union(inserted, updated));
 
+#if PG_VERSION_NUM >= 160000
+	/* 16 removed bms_first_member (sepgsql 16's loop) */
+	index = -1;
+	while ((index = bms_next_member(columns, index)) >= 0)
+#else
 	while ((index = bms_first_member(columns)) >= 0)
+#endif
 	{
 		AttrNumber	attnum;
 		uint32		column_perms = 0;
@@ -296,13 +303,21 @@ check_relation_privileges(Oid relOid,
  * Entrypoint of the DML permission checks
  */
 bool
-sepgsql_dml_privileges(List *rangeTabls, bool abort_on_violation)
+sepgsql_dml_privileges(List *rangeTabls, List *rteperminfos,
+					   bool abort_on_violation)
 {
 	ListCell   *lr;
 
+#if PG_VERSION_NUM >= 160000
+	/* 16: the permissions moved from the range table to RTEPermissionInfo */
+	foreach(lr, rteperminfos)
+	{
+		RTEPermissionInfo *perm = lfirst_node(RTEPermissionInfo, lr);
+#else
 	foreach(lr, rangeTabls)
 	{
-		RangeTblEntry *rte = lfirst(lr);
+		RangeTblEntry *perm = lfirst(lr);
+#endif
 		uint32		required = 0;
 		List	   *tableIds;
 		ListCell   *li;
@@ -310,24 +325,26 @@ sepgsql_dml_privileges(List *rangeTabls, bool abort_on_violation)
 		/*
 		 * Only regular relations shall be checked
 		 */
-		if (rte->rtekind != RTE_RELATION)
+#if PG_VERSION_NUM < 160000
+		if (perm->rtekind != RTE_RELATION)
 			continue;
+#endif
 
 		/*
 		 * Find out required permissions
 		 */
-		if (rte->requiredPerms & ACL_SELECT)
+		if (perm->requiredPerms & ACL_SELECT)
 			required |= SEPG_DB_TABLE__SELECT;
-		if (rte->requiredPerms & ACL_INSERT)
+		if (perm->requiredPerms & ACL_INSERT)
 			required |= SEPG_DB_TABLE__INSERT;
-		if (rte->requiredPerms & ACL_UPDATE)
+		if (perm->requiredPerms & ACL_UPDATE)
 		{
-			if (!bms_is_empty(rte->updatedCols))
+			if (!bms_is_empty(perm->updatedCols))
 				required |= SEPG_DB_TABLE__UPDATE;
 			else
 				required |= SEPG_DB_TABLE__LOCK;
 		}
-		if (rte->requiredPerms & ACL_DELETE)
+		if (perm->requiredPerms & ACL_DELETE)
 			required |= SEPG_DB_TABLE__DELETE;
 
 		/*
@@ -339,13 +356,13 @@ sepgsql_dml_privileges(List *rangeTabls, bool abort_on_violation)
 		/*
 		 * If this RangeTblEntry is also supposed to reference inherited
 		 * tables, we need to check security label of the child tables. So, we
-		 * expand rte->relid into list of OIDs of inheritance hierarchy, then
+		 * expand perm->relid into list of OIDs of inheritance hierarchy, then
 		 * checker routine will be invoked for each relations.
 		 */
-		if (!rte->inh)
-			tableIds = list_make1_oid(rte->relid);
+		if (!perm->inh)
+			tableIds = list_make1_oid(perm->relid);
 		else
-			tableIds = find_all_inheritors(rte->relid, NoLock, NULL);
+			tableIds = find_all_inheritors(perm->relid, NoLock, NULL);
 
 		foreach(li, tableIds)
 		{
@@ -358,12 +375,12 @@ sepgsql_dml_privileges(List *rangeTabls, bool abort_on_violation)
 			 * child table has different attribute numbers, so we need to fix
 			 * up them.
 			 */
-			selectedCols = fixup_inherited_columns(rte->relid, tableOid,
-												   rte->selectedCols);
-			insertedCols = fixup_inherited_columns(rte->relid, tableOid,
-												   rte->insertedCols);
-			updatedCols = fixup_inherited_columns(rte->relid, tableOid,
-												  rte->updatedCols);
+			selectedCols = fixup_inherited_columns(perm->relid, tableOid,
+												   perm->selectedCols);
+			insertedCols = fixup_inherited_columns(perm->relid, tableOid,
+												   perm->insertedCols);
+			updatedCols = fixup_inherited_columns(perm->relid, tableOid,
+												  perm->updatedCols);
 
 			/*
 			 * check permissions on individual tables

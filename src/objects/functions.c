@@ -61,6 +61,7 @@
 #include "avc/avc.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
+#include "pg_compat.h"
 
 typedef struct CheckedFunction
 {
@@ -325,7 +326,7 @@ twin_enter(FunctionCallInfo fcinfo, Oid builtin)
 	if (fcinfo->flinfo->fn_extra != NULL)
 		return;
 	fcinfo->flinfo->fn_extra = (void *) fcinfo->flinfo;
-	aclresult = pg_proc_aclcheck(builtin, GetUserId(), ACL_EXECUTE);
+	aclresult = labelam_proc_aclcheck(builtin, GetUserId(), ACL_EXECUTE);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_FUNCTION, get_func_name(builtin));
 	if (objects_active())

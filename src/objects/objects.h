@@ -196,7 +196,8 @@ struct QueryDesc;
 extern void objects_executor_start(struct QueryDesc *queryDesc);
 
 /* dml.c */
-extern bool sepgsql_dml_privileges(List *rangeTabls, bool abort_on_violation);
+extern bool sepgsql_dml_privileges(List *rangeTabls, List *rteperminfos,
+								   bool abort_on_violation);
 
 /* database.c */
 extern void sepgsql_database_post_create(Oid databaseId,
@@ -264,7 +265,8 @@ extern void objects_functions_forget(void);
 extern void objects_init(void);
 extern void objects_object_access(ObjectAccessType access, Oid classId,
 								  Oid objectId, int subId, void *arg);
-extern bool objects_exec_check_perms(List *rangeTabls, bool abort);
+extern bool objects_exec_check_perms(List *rangeTabls, List *rteperminfos,
+									 bool abort);
 struct PlannedStmt;
 extern void *objects_utility_start(struct PlannedStmt *pstmt);
 extern void objects_utility_end(void *saved);

@@ -24,6 +24,7 @@
 #include "utils/rel.h"
 
 #include "objects/objects.h"
+#include "pg_compat.h"
 
 void
 objects_sequence_identity(Oid relOid, Bitmapset *insertedCols)
@@ -50,7 +51,7 @@ objects_sequence_identity(Oid relOid, Bitmapset *insertedCols)
 						  insertedCols))
 			continue;
 
-		seqid = getIdentitySequence(relOid, att->attnum, true);
+		seqid = labelam_getIdentitySequence(rel, att->attnum, true);
 		if (!OidIsValid(seqid))
 			continue;
 		ObjectAddressSet(object, RelationRelationId, seqid);

@@ -1,0 +1,141 @@
+/*-------------------------------------------------------------------------
+ *
+ * pg_compat.h
+ *	  The one place where labelam absorbs differences between the PostgreSQL
+ *	  majors it builds against (15, 17 and 18).
+ *
+ * A difference that is only a renamed or re-parameterized function gets a
+ * labelam_* wrapper here, so that callers stay free of version tests.  Only
+ * callbacks whose shape changed (the table AM's update and bitmap-scan
+ * callbacks, the executor hooks, sepgsql's copied permission loop) carry
+ * #if PG_VERSION_NUM blocks at the definition itself.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef LABELAM_PG_COMPAT_H
+#define LABELAM_PG_COMPAT_H
+
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_proc.h"
+#include "commands/tablecmds.h"
+#include "storage/lock.h"
+#include "utils/acl.h"
+#include "utils/rel.h"
+
+#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 190000
+#error "labelam builds against PostgreSQL 15, 17 and 18"
+#endif
+
+/* 16: RelFileNode became RelFileLocator */
+#if PG_VERSION_NUM >= 160000
+#include "storage/relfilelocator.h"
+typedef RelFileLocator LabelamRelFileId;
+#define labelam_set_new_file relation_set_new_filelocator
+#define labelam_rel_file_id(rel) (&(rel)->rd_locator)
+#else
+#include "storage/relfilenode.h"
+typedef RelFileNode LabelamRelFileId;
+#define labelam_set_new_file relation_set_new_filenode
+#define labelam_rel_file_id(rel) (&(rel)->rd_node)
+#endif
+
+/*
+ * 16: tuple_update says which indexes need new entries (TU_UpdateIndexes,
+ * summarizing ones even for HOT updates), and heap_update computes it.
+ */
+#if PG_VERSION_NUM >= 160000
+typedef TU_UpdateIndexes LabelamUpdateIndexes;
+#define labelam_heap_update(rel, otid, tup, cid, crosscheck, wait, tmfd, lockmode, upd) \
+	heap_update((rel), (otid), (tup), (cid), (crosscheck), (wait), (tmfd), \
+				(lockmode), (upd))
+#else
+typedef bool LabelamUpdateIndexes;
+#define labelam_heap_update(rel, otid, tup, cid, crosscheck, wait, tmfd, lockmode, upd) \
+	heap_update((rel), (otid), (tup), (cid), (crosscheck), (wait), (tmfd), \
+				(lockmode))
+#endif
+
+/* 16: SMgrRelation's file is an RelFileLocatorBackend */
+#if PG_VERSION_NUM >= 160000
+#define labelam_smgr_locator(smgr) (&(smgr)->smgr_rlocator.locator)
+#else
+#define labelam_smgr_locator(smgr) (&(smgr)->smgr_rnode.node)
+#endif
+
+/* 17: REFRESH MATERIALIZED VIEW needs MAINTAIN, not ownership */
+#if PG_VERSION_NUM >= 170000
+#define labelam_RangeVarCallbackForRefresh RangeVarCallbackMaintainsTable
+#else
+#define labelam_RangeVarCallbackForRefresh RangeVarCallbackOwnsTable
+#endif
+
+/* 17: LockHeldByMe can accept a stronger lock */
+#if PG_VERSION_NUM >= 170000
+#define labelam_LockHeldByMe(tag, mode) LockHeldByMe((tag), (mode), false)
+#else
+#define labelam_LockHeldByMe(tag, mode) LockHeldByMe((tag), (mode))
+#endif
+
+/* 16: the per-class ACL checks became object_aclcheck */
+static inline AclResult
+labelam_proc_aclcheck(Oid proc, Oid roleid, AclMode mode)
+{
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(ProcedureRelationId, proc, roleid, mode);
+#else
+	return pg_proc_aclcheck(proc, roleid, mode);
+#endif
+}
+
+/* 17: getIdentitySequence takes the relation instead of its OID */
+static inline Oid
+labelam_getIdentitySequence(Relation rel, AttrNumber attnum, bool missing_ok)
+{
+#if PG_VERSION_NUM >= 170000
+	return getIdentitySequence(rel, attnum, missing_ok);
+#else
+	return getIdentitySequence(RelationGetRelid(rel), attnum, missing_ok);
+#endif
+}
+
+/* 18: index scans take an instrumentation struct (NULL: none) */
+#if PG_VERSION_NUM >= 180000
+#define labelam_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), (norderbys))
+#else
+#define labelam_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan((heap), (index), (snapshot), (nkeys), (norderbys))
+#endif
+
+/* 16: get_guc_variables returns its length too */
+#if PG_VERSION_NUM >= 160000
+#define labelam_get_guc_variables(num) get_guc_variables(num)
+#else
+#define labelam_get_guc_variables(num) \
+	(*(num) = GetNumConfigOptions(), get_guc_variables())
+#endif
+
+/* 17: the autovacuum process tests were renamed */
+#if PG_VERSION_NUM >= 170000
+#define labelam_is_autovacuum() \
+	(AmAutoVacuumWorkerProcess() || AmAutoVacuumLauncherProcess())
+#else
+#define labelam_is_autovacuum() \
+	(IsAutoVacuumWorkerProcess() || IsAutoVacuumLauncherProcess())
+#endif
+
+/* 18: pg_noreturn precedes the declaration instead of following it */
+#if PG_VERSION_NUM >= 180000
+#define LABELAM_NORETURN_BEFORE pg_noreturn
+#define LABELAM_NORETURN_AFTER
+#else
+#define LABELAM_NORETURN_BEFORE
+#define LABELAM_NORETURN_AFTER pg_attribute_noreturn()
+#endif
+
+#endif							/* LABELAM_PG_COMPAT_H */
