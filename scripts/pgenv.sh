@@ -120,8 +120,17 @@ labelam_setup() {
 		AS_USER=()
 	fi
 
+	# objects built against another major (PG=18 after PG=15 in the same
+	# checkout) must not be linked again: make cannot tell, so a stamp does
+	local stamp=$LABELAM_TOP/.labelam-built-for want
+	want="$PG_CONFIG $("$PG_CONFIG" --version)"
+	if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+		make -s -C "$LABELAM_TOP" PG_CONFIG="$PG_CONFIG" clean >/dev/null 2>&1
+		rm -f "$stamp"
+	fi
 	make -s -C "$LABELAM_TOP" PG_CONFIG="$PG_CONFIG" >"$WORK/build.log" 2>&1 ||
 		{ cat "$WORK/build.log" >&2; die "build failed"; }
+	echo "$want" >"$stamp"
 	if grep -q 'warning:' "$WORK/build.log"; then
 		grep 'warning:' "$WORK/build.log" >&2
 	fi

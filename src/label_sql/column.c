@@ -137,6 +137,23 @@ new_label_columns(Oid relid, AttrNumber *attnum, bool *notnull)
  * the new row from the stored NULL).  Views, composite types and the like
  * may have any number of columns of the type: they store no rows.
  */
+/*
+ * NOT NULL on the label column of a table whose rows carry labels: the
+ * stored value is always NULL, so the constraint would fail every row.
+ * Reached from the column (attnotnull) and, from PostgreSQL 18, where NOT
+ * NULL is a pg_constraint row too, from the constraint: one message.
+ */
+static void
+refuse_label_not_null(const char *relname)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("the label column of relation \"%s\" cannot be NOT NULL",
+					relname),
+			 errdetail("The column's value lives in the tuple header; its stored value is always NULL."),
+			 errhint("Every row has a label; a NULL written keeps the default one.")));
+}
+
 static void
 check_label_columns(Oid relid)
 {
@@ -162,12 +179,7 @@ check_label_columns(Oid relid)
 				 errhint("Declare one label column, or keep further copies as text.")));
 	if (classform->relkind == RELKIND_PARTITIONED_TABLE ||
 		classform->relam == get_am_oid("labelheap", true))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the label column of relation \"%s\" cannot be NOT NULL",
-						NameStr(classform->relname)),
-				 errdetail("The column's value lives in the tuple header; its stored value is always NULL."),
-				 errhint("Every row has a label; a NULL written keeps the default one.")));
+		refuse_label_not_null(NameStr(classform->relname));
 }
 
 /*
@@ -255,6 +267,7 @@ check_label_constraint(Oid conoid)
 	bool		notnull;
 	Relation	rel;
 	bool		labeled;
+	bool		is_not_null = false;
 
 	conrel = table_open(ConstraintRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_constraint_oid, BTEqualStrategyNumber,
@@ -268,6 +281,9 @@ check_label_constraint(Oid conoid)
 		Datum		datum;
 
 		relid = ((Form_pg_constraint) GETSTRUCT(tup))->conrelid;
+#if PG_VERSION_NUM >= 180000
+		is_not_null = ((Form_pg_constraint) GETSTRUCT(tup))->contype == CONSTRAINT_NOTNULL;
+#endif
 		datum = heap_getattr(tup, Anum_pg_constraint_conkey,
 							 RelationGetDescr(conrel), &isnull);
 		if (!isnull)
@@ -296,6 +312,8 @@ check_label_constraint(Oid conoid)
 	labeled = rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE ||
 		is_labelheap_relation(rel);
 	relation_close(rel, NoLock);
+	if (labeled && is_not_null)
+		refuse_label_not_null(get_rel_name(relid));
 	if (labeled)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -74,8 +74,11 @@ SELECT id, v FROM t ORDER BY id;
 -- prepared statements, functions
 CREATE TABLE copied USING heap AS SELECT t.security_label AS label, id FROM t;
 SELECT * FROM copied ORDER BY id;
+-- (the plan's text differs between majors: only its effect is compared)
+\o /dev/null
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 CREATE TABLE copied2 USING heap AS SELECT t.security_label AS label, id FROM t;
+\o
 SELECT * FROM copied2 EXCEPT SELECT * FROM copied;
 BEGIN;
 DECLARE cur CURSOR FOR SELECT t.security_label, id FROM t ORDER BY id;
@@ -129,8 +132,9 @@ SELECT parent.security_label, id FROM parent ORDER BY id;
 -- rewritten call, which parses again
 CREATE VIEW tv AS SELECT t.security_label AS label, id FROM t;
 SELECT * FROM tv ORDER BY id;
-SELECT pg_get_viewdef('tv'::regclass);
-SELECT format('CREATE VIEW tv2 AS %s', pg_get_viewdef('tv'::regclass)) \gexec
+-- (16+ leaves out the "t." of a single-table view)
+SELECT regexp_replace(pg_get_viewdef('tv'::regclass), '\mt\.', '', 'g');
+DO $$BEGIN EXECUTE format('CREATE VIEW tv2 AS %s', pg_get_viewdef('tv'::regclass)); END$$;
 SELECT * FROM tv2 EXCEPT SELECT * FROM tv;
 SELECT labelam.row_label(tableoid, ctid), id FROM t WHERE id = 1;
 

@@ -14,6 +14,7 @@ FROM pg_extension e, unnest(e.extconfig) x JOIN pg_class c ON c.oid = x
 WHERE e.extname = 'labelam' ORDER BY 1;
 SELECT conname, contype, pg_get_constraintdef(oid)
 FROM pg_constraint WHERE conrelid = 'labelam.pg_security'::regclass
+  AND contype <> 'n'			-- 18 lists NOT NULL constraints too
 ORDER BY conname;
 
 -- Interning: the same text always gives the same secid, another text
@@ -189,12 +190,15 @@ SELECT labelam.label_text(:tp_abort) IS NULL AS gone;
 -- Parallel workers resolve labels; interning is not parallel-safe, so the
 -- planner keeps it in the leader.
 INSERT INTO labelam.pg_security VALUES (4000000003, 'parallel_u:object_r:t:s1');
-SET force_parallel_mode = on;
+-- (force_parallel_mode is debug_parallel_query from 16 on)
+SELECT CASE WHEN current_setting('server_version_num')::int >= 160000
+	THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END AS parallel_guc \gset
+SET :parallel_guc = on;
 SELECT labelam.label_text(:s0);				-- from shared memory
 SELECT labelam.label_text(4000000003);		-- from the catalog
 EXPLAIN (COSTS OFF) SELECT labelam.label_text(:s0);
 SELECT labelam.intern_label('parallel_u:object_r:t:s0') IS NOT NULL AS interned;
-RESET force_parallel_mode;
+RESET :parallel_guc;
 
 -- A dictionary dropped with its extension and created again is a new one:
 -- secids of the old one mean nothing in it, whatever shared memory holds.

@@ -47,6 +47,8 @@ my %may_read = (
 
 # each path's query returns the level of every row it reads
 my $levels_sql = 'SELECT lvl FROM ';
+# force_parallel_mode is debug_parallel_query from 16 on
+my $parallel_guc = $node->pg_version >= 16 ? 'debug_parallel_query' : 'force_parallel_mode';
 my %paths = (
 	'seq scan' => [ 'SET enable_indexscan = off; SET enable_bitmapscan = off;',
 		"$levels_sql doc" ],
@@ -59,7 +61,7 @@ my %paths = (
 	'TID range scan' => [ '', "$levels_sql doc WHERE ctid >= '(0,0)' AND ctid < '(1000,0)'" ],
 	'TABLESAMPLE' => [ '', "$levels_sql doc TABLESAMPLE BERNOULLI (100)" ],
 	'parallel seq scan' => [
-		'SET force_parallel_mode = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;',
+		"SET $parallel_guc = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;",
 		"$levels_sql doc" ],
 	'cursor' => [ 'BEGIN; DECLARE c SCROLL CURSOR FOR SELECT lvl FROM doc; MOVE LAST IN c; MOVE ABSOLUTE 0 IN c;',
 		'FETCH ALL FROM c; COMMIT' ],
