@@ -10,6 +10,47 @@
 #      select tests;
 #      LABELAM_KEEP=1 keeps the work directory.
 set -uo pipefail
+
+# PG=all: every supported major in turn, each a run of this script of its
+# own (a major's failure does not stop the next), then one summary line.
+# 18 runs assert-enabled (PG=18-assert).  17's core and sepgsql suites need
+# a PostgreSQL 17 source tree that this machine cannot fetch (README,
+# "Other PostgreSQL majors"): without PG_SOURCE_17 only labelam's own suites
+# run there, and the summary says so.
+if [ "${PG:-}" = all ]; then
+	total_p=0 total_f=0 summary=()
+	for major in 15 17 18-assert; do
+		parts=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
+		src=
+		if [ "$major" = 17 ]; then
+			if [ -n "${PG_SOURCE_17:-}" ]; then
+				src=$PG_SOURCE_17
+			else
+				parts=$(echo " $parts " | sed 's/ sepgsql / /; s/ pg / /; s/^ *//; s/ *$//')
+			fi
+		fi
+		[ -n "$parts" ] || continue
+		echo "=== PostgreSQL $major: $parts ($(date -u +%H:%M:%S)) ==="
+		start=$SECONDS
+		log=$(mktemp /tmp/labelam-all.XXXXXX)
+		PG=$major LABELAM_TESTS=$parts PG_SOURCE=${src:-${PG_SOURCE:-}} \
+			"$0" "$@" 2>&1 | tee "$log"
+		last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+		rm -f "$log"
+		p=0 f=1		# a run that ended without its line failed
+		[ -n "$last" ] && read -r p _ f _ <<<"$last"
+		total_p=$((total_p + p)); total_f=$((total_f + f))
+		summary+=("PostgreSQL $major: $p passed, $f failed in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s ($parts)")
+	done
+	printf '%s\n' "${summary[@]}"
+	[[ " ${LABELAM_TESTS:-sepgsql pg} " == *" pg "* || " ${LABELAM_TESTS:-sepgsql pg} " == *" sepgsql "* ]] &&
+		[ -z "${PG_SOURCE_17:-}" ] &&
+		echo "PostgreSQL 17: core and sepgsql suites not run (no PostgreSQL 17 source here; PG_SOURCE_17 names one)"
+	echo "$total_p passed, $total_f failed"
+	[ "$total_f" -eq 0 ] && [ "$total_p" -gt 0 ]
+	exit
+fi
+
 . "$(dirname "$0")/pgenv.sh"
 pg_enter_root "$@"
 
