@@ -444,14 +444,18 @@ avc_set_client_label(const char *label)
 	{
 		const char *msg = NULL;
 
+		/*
+		 * The pipeline first: from PostgreSQL 17 the statements of a
+		 * pipeline after its first run in an implicit transaction block.
+		 */
 		if (IsSubTransaction())
 			msg = gettext_noop("cannot change the client label inside a subtransaction");
+		else if (MyXactFlags & XACT_FLAGS_PIPELINING)
+			msg = gettext_noop("cannot change the client label within a pipeline");
 		else if (IsTransactionBlock())
 			msg = gettext_noop("cannot change the client label inside a transaction block");
 		else if (avc_routine_depth > 0)
 			msg = gettext_noop("cannot change the client label inside a procedure or DO block");
-		else if (MyXactFlags & XACT_FLAGS_PIPELINING)
-			msg = gettext_noop("cannot change the client label within a pipeline");
 		if (msg != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),

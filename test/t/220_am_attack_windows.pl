@@ -195,7 +195,9 @@ is($node->safe_psql('postgres', qq{SELECT count(*) FROM labelam.verify_labels('"
 # (r_s0's) and s1 rows: s1 may select all of them, so building indexes is
 # allowed, but s1 may not update or delete the s0 rows.  An index function
 # must be IMMUTABLE: the wrapper calls act(), volatile, which each attack
-# redefines; a sequence makes act() work once per attack.
+# redefines; a sequence makes act() work once per attack.  From
+# PostgreSQL 17 index builds run with search_path = pg_catalog, pg_temp:
+# the wrappers set their own, as an attacker's functions would.
 $node->safe_psql('postgres', q{
 	CREATE TABLE ix (id int, v text) USING labelheap;
 	GRANT ALL ON ix TO PUBLIC;
@@ -212,8 +214,8 @@ seed($node, 'ix3', qw(s1 s3));
 $node->safe_psql('postgres', q{
 	CREATE SEQUENCE once;
 	CREATE FUNCTION act(a int) RETURNS int LANGUAGE plpgsql VOLATILE AS $$ BEGIN RETURN 0; END $$;
-	CREATE FUNCTION ixf(a int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN act(a); END $$;
-	CREATE FUNCTION ixp(a int) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN act(a) >= 0; END $$;
+	CREATE FUNCTION ixf(a int) RETURNS int LANGUAGE plpgsql IMMUTABLE SET search_path = public AS $$ BEGIN RETURN act(a); END $$;
+	CREATE FUNCTION ixp(a int) RETURNS boolean LANGUAGE plpgsql IMMUTABLE SET search_path = public AS $$ BEGIN RETURN act(a) >= 0; END $$;
 }, extra_params => [ '-U', 'r_s1' ]);
 
 # act(body): redefine act() to run body once (per reset of "once")
