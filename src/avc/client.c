@@ -445,7 +445,7 @@ avc_set_client_label(const char *label)
 		const char *msg = NULL;
 
 		/*
-		 * The pipeline first: from PostgreSQL 17 the statements of a
+		 * The pipeline first: from PostgreSQL 18 the statements of a
 		 * pipeline after its first run in an implicit transaction block.
 		 */
 		if (IsSubTransaction())
