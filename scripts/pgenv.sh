@@ -33,7 +33,12 @@ case "$PG" in
 	17) PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config
 		PG_ROOT=$LABELAM_TOP/scripts/pg17-root.sh ;;
 	18 | 18-assert) PG_CONFIG=$("$LABELAM_TOP/scripts/pg-get.sh" "$PG") ||
-		die "PG=$PG: scripts/pg-get.sh failed" ;;
+		die "PG=$PG: scripts/pg-get.sh failed"
+		# the tree it was built from: PostgreSQL's own suites (check-pg.sh)
+		# and contrib/sepgsql's (check-sepgsql.sh)
+		PG_SOURCE=${PG_SOURCE:-$("$LABELAM_TOP/scripts/pg-get.sh" --source "${PG%-assert}")} ||
+			die "PG=$PG: scripts/pg-get.sh --source failed"
+		export PG_SOURCE ;;
 	*) die "PG=$PG: not a supported PostgreSQL major (15, 17, 18, 18-assert)" ;;
 esac
 export PG
@@ -120,17 +125,16 @@ labelam_setup() {
 		AS_USER=()
 	fi
 
-	# objects built against another major (PG=18 after PG=15 in the same
-	# checkout) must not be linked again: make cannot tell, so a stamp does
-	local stamp=$LABELAM_TOP/.labelam-built-for want
+	# objects built against another major (make test PG=18, then make
+	# test) are not rebuilt by make on their own: start clean then
+	local built_for=$LABELAM_TOP/.built-for want
 	want="$PG_CONFIG $("$PG_CONFIG" --version)"
-	if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	if [ "$(cat "$built_for" 2>/dev/null)" != "$want" ]; then
 		make -s -C "$LABELAM_TOP" PG_CONFIG="$PG_CONFIG" clean >/dev/null 2>&1
-		rm -f "$stamp"
 	fi
 	make -s -C "$LABELAM_TOP" PG_CONFIG="$PG_CONFIG" >"$WORK/build.log" 2>&1 ||
 		{ cat "$WORK/build.log" >&2; die "build failed"; }
-	echo "$want" >"$stamp"
+	echo "$want" >"$built_for"
 	if grep -q 'warning:' "$WORK/build.log"; then
 		grep 'warning:' "$WORK/build.log" >&2
 	fi

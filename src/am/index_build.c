@@ -19,9 +19,10 @@
  * The helpers are in index_scan.c.
  *
  * Copied from PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c,
- * heapam_index_build_range_scan()
- * (upstream text sha256 prefix da69c7be5faf555d, checked by scripts/check-drift.py),
- * changed where marked "labelam:".
+ * heapam_index_build_range_scan() (the same in 18.6), changed where marked
+ * "labelam:".  Upstream text, checked by scripts/check-drift.py:
+ * heapam_index_build_range_scan() sha256 prefix 15: da69c7be5faf555d,
+ * 18: da69c7be5faf555d.
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California

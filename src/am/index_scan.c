@@ -7,9 +7,10 @@
  *	  they index (also used by rewrite.c for CLUSTER and VACUUM FULL).
  *
  * labelheap_build_blocks_done() is heapam_scan_get_blocks_done() of
- * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c (upstream
- * text sha256 prefix b08cb72ad3a5e1b7, checked by scripts/check-drift.py),
- * renamed.
+ * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c (the same in
+ * 18.6), renamed.  Upstream text, checked by scripts/check-drift.py:
+ * heapam_scan_get_blocks_done() sha256 prefix 15: b08cb72ad3a5e1b7,
+ * 18: b08cb72ad3a5e1b7.
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California

@@ -10,9 +10,11 @@
  * select.
  *
  * Copied from PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c,
- * heapam_index_validate_scan()
- * (upstream text sha256 prefix 8be44819f8ede490, checked by scripts/check-drift.py),
- * changed where marked "labelam:".
+ * heapam_index_validate_scan(), changed where marked "labelam:"; 18.6's
+ * passes tuplesort_getdatum()'s copy argument and no longer frees the
+ * datum (#if PG_VERSION_NUM blocks).  Upstream text, checked by
+ * scripts/check-drift.py: heapam_index_validate_scan() sha256 prefix
+ * 15: 8be44819f8ede490, 18: e03b38178a30850e.
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -201,8 +203,12 @@ labelheap_index_validate_scan(Relation heapRelation,
 				itemptr_decode(&decoded, DatumGetInt64(ts_val));
 				indexcursor = &decoded;
 
-				/* If int8 is pass-by-ref, free (encoded) TID Datum memory */
-#ifndef USE_FLOAT8_BYVAL
+				/*
+				 * If int8 is pass-by-ref, free (encoded) TID Datum memory
+				 * (labelam: up to 15; from 16 on the datum is not a copy and
+				 * upstream no longer frees it)
+				 */
+#if PG_VERSION_NUM < 160000 && !defined(USE_FLOAT8_BYVAL)
 				pfree(DatumGetPointer(ts_val));
 #endif
 			}

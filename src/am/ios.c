@@ -19,6 +19,25 @@
  * index-only scan of a relation for fetching new rows: EvalPlanQual
  * substitutes the rows it rechecks.
  *
+ * ios_next(), store_index_tuple(), ios_recheck() and ios_exec() are
+ * IndexOnlyNext(), StoreIndexTuple(), IndexOnlyRecheck() and
+ * ExecIndexOnlyScan() of PostgreSQL 15.18,
+ * src/backend/executor/nodeIndexonlyscan.c, without the visibility-map
+ * test and its predicate lock (the table AM's fetch takes heap's), with
+ * comments shortened.  18.6's differ in index_beginscan()'s instrumentation
+ * argument, in ScanDirectionCombine() for the same direction flip, and in
+ * StoreIndexTuple() deforming a heap-format tuple with xs_hitupdesc: the
+ * copies follow the first and the last in #if PG_VERSION_NUM blocks (the
+ * flip is the same).  Upstream text, checked by
+ * scripts/check-drift.py: IndexOnlyNext() sha256 prefix 15: ef4444130117e5f9,
+ * 18: 68484c4dff3c9a4c; StoreIndexTuple() sha256 prefix 15: 0574646785563e16,
+ * 18: 077bf08b6405da93; IndexOnlyRecheck() sha256 prefix 15: df152624ddfe1590,
+ * 18: df152624ddfe1590; ExecIndexOnlyScan() sha256 prefix 15: ce1c9d3517ba4b35,
+ * 18: ce1c9d3517ba4b35.
+ *
+ * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
+ * Portions Copyright (c) 1994, Regents of the University of California
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

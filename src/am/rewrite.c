@@ -15,6 +15,20 @@
  * sort's index expressions and into rebuilt indexes, which user code and
  * messages can show.
  *
+ * copy_for_cluster() and copy_tuple() are heapam_relation_copy_for_cluster()
+ * and reform_and_rewrite_tuple() of PostgreSQL 15.18,
+ * src/backend/access/heap/heapam_handler.c, with the labelheap changes
+ * above (the copy's forming and toasting, the check of every copied tuple)
+ * and comments shortened; 18.6's differ in index_beginscan()'s arguments
+ * (labelam_index_beginscan, pg_compat.h) and TupleDescCompactAttr() for
+ * TupleDescAttr() (the same attisdropped).  Upstream text, checked by
+ * scripts/check-drift.py: heapam_relation_copy_for_cluster() sha256 prefix
+ * 15: 7ee99382a558d72f, 18: 32a088d5873e50cb; reform_and_rewrite_tuple()
+ * sha256 prefix 15: 3bcc88d1ad34771f, 18: 546c48a365907c10.
+ *
+ * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
+ * Portions Copyright (c) 1994, Regents of the University of California
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

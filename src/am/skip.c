@@ -33,10 +33,14 @@
  * the same rows: a skipped block has none the session may select).
  *
  * The advance below follows heap's forward step in heapgettup_pagemode(),
- * src/backend/access/heap/heapam.c, PostgreSQL 15.18,
- * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group,
- * Portions Copyright (c) 1994, Regents of the University of California;
- * sha256 prefix f0a0bdbfe87909cf (scripts/check-drift.py).
+ * src/backend/access/heap/heapam.c, PostgreSQL 15.18; of the supported
+ * majors it is compiled against 15 only (#if PG_VERSION_NUM < 170000: 17
+ * and 18 do not skip in sequential scans).  Upstream text, checked by
+ * scripts/check-drift.py: heapgettup_pagemode() sha256 prefix
+ * 15: f0a0bdbfe87909cf, 18: none.
+ *
+ * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
+ * Portions Copyright (c) 1994, Regents of the University of California
  *
  *-------------------------------------------------------------------------
  */

@@ -30,6 +30,15 @@
  * update that did not happen (concurrent update, EvalPlanQual retry) must
  * not linger.  labelheap_toast_finish does either.
  *
+ * The rounds of labelheap_toast_tuple() are heap_toast_insert_or_update()'s
+ * of PostgreSQL 15.18, src/backend/access/heap/heaptoast.c (the same in
+ * 18.6), with the labeled header's size in the target.  Upstream text,
+ * checked by scripts/check-drift.py: heap_toast_insert_or_update() sha256
+ * prefix 15: e09c765eb6931c48, 18: e09c765eb6931c48.
+ *
+ * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
+ * Portions Copyright (c) 1994, Regents of the University of California
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

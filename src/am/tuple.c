@@ -10,6 +10,15 @@
  * infomask bit) read as unlabeled rather than as whatever bytes happen to
  * sit at t_hoff - 4.
  *
+ * labelheap_form_tuple() is heap_form_tuple() of PostgreSQL 15.18,
+ * src/backend/access/common/heaptuple.c, with room for the label; 18.6's
+ * differs only in declaring values and isnull const.  Upstream text,
+ * checked by scripts/check-drift.py: heap_form_tuple() sha256 prefix
+ * 15: 704deaa8ba8b6883, 18: 500b056a18c089e1.
+ *
+ * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
+ * Portions Copyright (c) 1994, Regents of the University of California
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

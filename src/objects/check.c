@@ -31,8 +31,18 @@
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
- * sepgsql_avc_trusted_proc and sepgsql_audit_log follow contrib/sepgsql's
- * uavc.c and selinux.c of PostgreSQL 15.18)
+ * sepgsql_avc_trusted_proc, sepgsql_audit_log, sepgsql_getenforce and
+ * sepgsql_compute_create follow contrib/sepgsql's uavc.c and selinux.c of
+ * PostgreSQL 15.18, the same in 18.6.  Upstream text, checked by
+ * scripts/check-drift.py: sepgsql_avc_check_perms_label() sha256 prefix
+ * 15: 7fab7661181861aa, 18: 7fab7661181861aa; sepgsql_avc_check_perms()
+ * sha256 prefix 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc;
+ * sepgsql_avc_trusted_proc() sha256 prefix 15: ad709228ffdaccbf,
+ * 18: ad709228ffdaccbf; sepgsql_audit_log() sha256 prefix
+ * 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161; sepgsql_getenforce() sha256
+ * prefix 15: 6898533bf1dbe163, 18: 6898533bf1dbe163;
+ * sepgsql_compute_create() sha256 prefix 15: c4065d08599605c4,
+ * 18: c4065d08599605c4)
  *
  * -------------------------------------------------------------------------
  */

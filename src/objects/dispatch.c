@@ -15,7 +15,16 @@
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (objects_object_access, objects_exec_check_perms and the utility
- * checks follow contrib/sepgsql/hooks.c of PostgreSQL 15.18)
+ * checks follow sepgsql_object_access, sepgsql_exec_check_perms and
+ * sepgsql_utility_command of PostgreSQL 15.18, contrib/sepgsql/hooks.c;
+ * 18.6's sepgsql_exec_check_perms also passes the RTEPermissionInfo list,
+ * which objects_exec_check_perms does on every major (the executor hook's
+ * arguments, src/hooks.c).  Upstream text, checked by
+ * scripts/check-drift.py: sepgsql_object_access() sha256 prefix
+ * 15: 69cf7cd3a2fa2c7d, 18: 69cf7cd3a2fa2c7d; sepgsql_exec_check_perms()
+ * sha256 prefix 15: 5c0c0a9383158f4c, 18: 138de363ddd79125;
+ * sepgsql_utility_command() sha256 prefix 15: daf3c251df80565e,
+ * 18: daf3c251df80565e)
  *
  * -------------------------------------------------------------------------
  */

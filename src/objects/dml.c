@@ -3,8 +3,11 @@
  * src/objects/dml.c
  * Routines to handle DML permission checks
  *
- * Copied from PostgreSQL 15.18, contrib/sepgsql/dml.c (whole file,
- * sha256 prefix 58e929b044ac1824; scripts/check-drift.py), into labelam's object checks
+ * Copied from PostgreSQL 15.18, contrib/sepgsql/dml.c (whole file;
+ * contrib/sepgsql/dml.c sha256 prefix 15: 58e929b044ac1824, 18:
+ * 7d94c47e0eb81bf6, scripts/check-drift.py; 18.6's differs from 15.18's in
+ * the permission loop over RTEPermissionInfo and bms_next_member, followed
+ * in #if PG_VERSION_NUM blocks), into labelam's object checks
  * (objects.h).  labelam's changes: DML on system catalogs is decided by
  *	  the policy (their label) instead of being refused outright;
  *	  materialized views and foreign tables are checked as tables;

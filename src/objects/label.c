@@ -21,7 +21,19 @@
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (sepgsql_needs_fmgr_hook, sepgsql_fmgr_hook, sepgsql_get_label,
  * sepgsql_object_relabel, quote_object_name, exec_object_restorecon and
- * sepgsql_restorecon follow contrib/sepgsql/label.c of PostgreSQL 15.18)
+ * sepgsql_restorecon follow contrib/sepgsql/label.c of PostgreSQL 15.18;
+ * 18.6's quote_object_name no longer frees quote_identifier()'s results,
+ * a cleanup the copy need not follow.  Upstream text, checked by
+ * scripts/check-drift.py: sepgsql_needs_fmgr_hook() sha256 prefix
+ * 15: 014da9ff3eb20dd6, 18: 014da9ff3eb20dd6; sepgsql_fmgr_hook() sha256
+ * prefix 15: 01d4966459f4736a, 18: 01d4966459f4736a; sepgsql_get_label()
+ * sha256 prefix 15: 7d18aeccc3151b20, 18: 7d18aeccc3151b20;
+ * sepgsql_object_relabel() sha256 prefix 15: 7294792b996235bc,
+ * 18: 7294792b996235bc; quote_object_name() sha256 prefix
+ * 15: 57eb172de3e776c9, 18: d6e2eed41fdf5d32; exec_object_restorecon()
+ * sha256 prefix 15: 3b9a3e7ff67819dd, 18: 3b9a3e7ff67819dd;
+ * sepgsql_restorecon() sha256 prefix 15: b007c2382c1a0c53,
+ * 18: b007c2382c1a0c53)
  *
  * -------------------------------------------------------------------------
  */

@@ -3,8 +3,10 @@
  * src/objects/proc.c
  * Routines corresponding to procedure objects
  *
- * Copied from PostgreSQL 15.18, contrib/sepgsql/proc.c (whole file,
- * sha256 prefix 2bc283a5572156ee; scripts/check-drift.py), into labelam's object checks
+ * Copied from PostgreSQL 15.18, contrib/sepgsql/proc.c (whole file;
+ * contrib/sepgsql/proc.c sha256 prefix 15: 2bc283a5572156ee, 18:
+ * 9874e32386ba89b5, scripts/check-drift.py; 18.6's differs from 15.18's in
+ * only its copyright line differs), into labelam's object checks
  * (objects.h).  labelam's changes: none but the includes.
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group

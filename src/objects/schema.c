@@ -3,8 +3,11 @@
  * src/objects/schema.c
  * Routines corresponding to schema objects
  *
- * Copied from PostgreSQL 15.18, contrib/sepgsql/schema.c (whole file,
- * sha256 prefix 0ef07a79a4c50e26; scripts/check-drift.py), into labelam's object checks
+ * Copied from PostgreSQL 15.18, contrib/sepgsql/schema.c (whole file;
+ * contrib/sepgsql/schema.c sha256 prefix 15: 0ef07a79a4c50e26, 18:
+ * 7f78e040976624a6, scripts/check-drift.py; 18.6's differs from 15.18's in
+ * appendStringInfoString for an appendStringInfo "%s", not followed (same
+ * result)), into labelam's object checks
  * (objects.h).  labelam's changes: a session's temporary TOAST
  *	  schema (pg_toast_temp_N) is labeled as its temporary schema
  *	  (pg_temp), which policies name; sepgsql asks for "pg_toast_temp",
