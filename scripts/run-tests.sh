@@ -11,15 +11,15 @@
 #      LABELAM_KEEP=1 keeps the work directory.
 set -uo pipefail
 
-# PG=all: every supported major in turn, each a run of this script of its
-# own (a major's failure does not stop the next), then one summary line.
-# 18 runs assert-enabled (PG=18-assert).  17's core and sepgsql suites need
-# a PostgreSQL 17 source tree that this machine cannot fetch (README,
-# "Other PostgreSQL majors"): without PG_SOURCE_17 only labelam's own suites
-# run there, and the summary says so.
+# PG=all: every supported major in turn (PG_ALL, default "15 17 18"),
+# each a run of this script of its own (a major's failure does not stop the
+# next), then one summary line.  17's core and sepgsql suites need a
+# PostgreSQL 17 source tree that this machine cannot fetch (README, "Other
+# PostgreSQL majors"): without PG_SOURCE_17 only labelam's own suites run
+# there, and the summary says so.
 if [ "${PG:-}" = all ]; then
 	total_p=0 total_f=0 summary=()
-	for major in 15 17 18-assert; do
+	for major in ${PG_ALL:-15 17 18}; do
 		parts=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
 		src=
 		if [ "$major" = 17 ]; then

@@ -229,11 +229,18 @@ for my $cmd ('REINDEX INDEX one_labels', 'REINDEX INDEX CONCURRENTLY one_labels'
 
 # --- verify_labels reports a summary that would hide a row
 my $s0_secid = $node->safe_psql('postgres', "SELECT labelam.tuple_secid('doc', ctid) FROM doc WHERE lvl = 's0' LIMIT 1");
-my $s2_secid = $node->safe_psql('postgres', "SELECT labelam.tuple_secid('doc', ctid) FROM doc WHERE lvl = 's2' LIMIT 1");
+# (the superuser's session is at s0: an s2 session reads an s2 row's secid)
+$node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION labelam.tuple_secid(regclass, tid) TO r_s2');
+my $s2_secid = as('r_s2', "SELECT labelam.tuple_secid('doc', ctid) FROM doc WHERE lvl = 's2' LIMIT 1");
+like($s2_secid, qr/^\d+$/, 'an s2 row has a secid');
 my $range0 = $node->safe_psql('postgres', "SELECT array_to_string(secids, ',') FROM labelam.label_summary('doc_labels') WHERE first_block = 0");
 ok($range0 =~ /\b$s0_secid\b/ || $range0 eq '', 'the first range lists the s0 label');
 my $datafile = $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('doc_labels')");
+my $checksums = $node->safe_psql('postgres', 'SHOW data_checksums');
 $node->stop;
+# (18's initdb turns data checksums on: off, so that the damage is read)
+$node->command_ok([ 'pg_checksums', '--disable', '--pgdata', $node->data_dir ], 'data checksums off')
+  if $checksums eq 'on';
 # block 1 holds range 0's entry right after the page header: say "only s2"
 open my $fh, '+<', $datafile or die "open $datafile: $!";
 binmode $fh;
@@ -244,9 +251,13 @@ $node->start;
 my $problems = $node->safe_psql('postgres', "SELECT count(*), min(problem) FROM labelam.verify_labels('doc')");
 like($problems, qr/^[1-9]\d*\|label missing from label summary "doc_labels"$/,
 	'verify_labels reports the rows the damaged summary would hide');
-isnt(as('r_s0', "SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc"),
-	as('r_s0', "SET labelam.skip_ranges = off; SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc"),
-	'(the damage is real: an s0 scan would miss those rows)');
+SKIP:
+{
+	skip 'sequential-scan skipping works on PostgreSQL 15 only', 1 if $node->pg_version >= 17;
+	isnt(as('r_s0', "SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc"),
+		as('r_s0', "SET labelam.skip_ranges = off; SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM doc"),
+		'(the damage is real: an s0 scan would miss those rows)');
+}
 $node->safe_psql('postgres', 'REINDEX INDEX doc_labels');
 is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('doc')"), '0',
 	'REINDEX repairs it');
