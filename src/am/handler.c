@@ -39,6 +39,17 @@ labelheap_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 {
 	TableScanDesc scan;
 
+#if PG_VERSION_NUM >= 170000 && PG_VERSION_NUM < 180000
+	/*
+	 * Before 17.5 heap's bitmap scan returns empty tuples for the bitmap
+	 * entries of an all-visible page without reading it when the query
+	 * needs no column: hidden rows would be counted.  17.5 switched that
+	 * off, 18 removed it; asking for tuples makes labelheap independent of
+	 * the minor release.  (Before 17 the executor did it: ios.c.)
+	 */
+	if (flags & SO_TYPE_BITMAPSCAN)
+		flags |= SO_NEED_TUPLES;
+#endif
 	scan = GetHeapamTableAmRoutine()->scan_begin(rel, snapshot, nkeys, key,
 												 pscan, flags);
 	labelheap_rewrite_scan_begin(scan);

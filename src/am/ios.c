@@ -2,7 +2,7 @@
  *
  * src/am/ios.c
  *	  Index-only scans of labelheap relations without the visibility-map
- *	  shortcut.
+ *	  shortcut (and, before 17, bitmap heap scans without theirs).
  *
  * An index-only scan returns index data for every TID whose heap page the
  * visibility map calls all-visible, without asking the table AM: rows the
@@ -205,6 +205,24 @@ replace_index_only_scans(PlanState *ps, void *context)
 		if (rel != NULL && is_labelheap_relation(rel))
 			ps->ExecProcNodeReal = ios_exec;
 	}
+#if PG_VERSION_NUM < 170000
+	/*
+	 * Not an index-only scan, but the same shortcut: before 15.13 a bitmap
+	 * heap scan that needs no column returns one empty tuple per bitmap
+	 * entry of an all-visible page without asking the table AM, so hidden
+	 * rows would be counted.  15.13 switched the shortcut off; switching it
+	 * off here makes labelheap independent of the minor release.  (17 asks
+	 * the table AM: labelheap_scan_begin sets SO_NEED_TUPLES there.)
+	 */
+	else if (IsA(ps, BitmapHeapScanState))
+	{
+		BitmapHeapScanState *node = (BitmapHeapScanState *) ps;
+		Relation	rel = node->ss.ss_currentRelation;
+
+		if (rel != NULL && is_labelheap_relation(rel))
+			node->can_skip_fetch = false;
+	}
+#endif
 	return planstate_tree_walker(ps, replace_index_only_scans, context);
 }
 

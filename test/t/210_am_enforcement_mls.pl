@@ -88,6 +88,13 @@ for my $role (sort keys %level)
 		extra_params => [ '-U', $role ]), qr/Index Only Scan/, "$role: the plan is an index-only scan");
 	is($node->safe_psql('postgres', "$ios SELECT count(*) FROM doc WHERE id > 0", extra_params => [ '-U', $role ]),
 		200 * ($count + 1), "$role: index-only scan counts readable rows only");
+	# a bitmap heap scan that needs no column reads every page (before
+	# 15.13 and 17.5 heap counted an all-visible page's entries unread)
+	my $bhs = 'SET enable_seqscan = off; SET enable_indexscan = off;';
+	like($node->safe_psql('postgres', "$bhs EXPLAIN SELECT count(*) FROM doc WHERE id > 0",
+		extra_params => [ '-U', $role ]), qr/Bitmap Heap Scan/, "$role: the plan is a bitmap heap scan");
+	is($node->safe_psql('postgres', "$bhs SELECT count(*) FROM doc WHERE id > 0", extra_params => [ '-U', $role ]),
+		200 * ($count + 1), "$role: a column-less bitmap heap scan counts readable rows only");
 	my $copy = $node->safe_psql('postgres', 'COPY doc TO STDOUT', extra_params => [ '-U', $role ]);
 	my %seen = map { (split /\t/)[1] => 1 } split /\n/, $copy;
 	is(join(',', sort keys %seen), $may_read{$role}, "$role: COPY TO returns readable rows only");
