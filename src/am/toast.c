@@ -26,8 +26,8 @@
  *	  out-of-line values (heap_update: old and new version; raw_heap_insert:
  *	  the copy).  Replacing it needs labelheap's own heap_update (with its
  *	  static helpers: lock acquisition, multixact xmax computation, HOT
- *	  decision, log_heap_update, replica identity; about 2,000 lines per
- *	  major, see doc/DESIGN.md) and its own rewriteheap.c (its state is
+ *	  decision, log_heap_update, replica identity; about 2,200 lines in
+ *	  18.6, see doc/DESIGN.md) and its own rewriteheap.c (its state is
  *	  private to that file).
  *
  * Tuples that need no TOAST work go to heap's writers as they are: heap
