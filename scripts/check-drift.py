@@ -48,6 +48,10 @@ COPIES = [
      'IndexOnlyRecheck'),
     ('src/am/ios.c', 'src/backend/executor/nodeIndexonlyscan.c',
      'ExecIndexOnlyScan'),
+    # new tuples labelheap toasted itself: heap_insert without the toaster
+    ('src/am/insert.c', 'src/backend/access/heap/heapam.c', 'heap_insert'),
+    ('src/am/insert.c', 'src/backend/access/heap/heapam.c', 'heap_prepare_insert'),
+    ('src/am/insert.c', 'src/backend/access/heap/heapam.c', 'log_heap_new_cid'),
     # contrib/sepgsql's functions that labelam's object checks follow
     ('src/objects/check.c', 'contrib/sepgsql/uavc.c', 'sepgsql_avc_check_perms_label'),
     ('src/objects/check.c', 'contrib/sepgsql/uavc.c', 'sepgsql_avc_check_perms'),

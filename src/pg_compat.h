@@ -60,6 +60,22 @@ typedef bool LabelamUpdateIndexes;
 				(lockmode))
 #endif
 
+/*
+ * 16: RelationGetBufferForTuple can extend by several pages at once (0: as
+ * before), and xl_heap_new_cid names a RelFileLocator
+ */
+#if PG_VERSION_NUM >= 160000
+#define labelam_RelationGetBufferForTuple(rel, len, other, options, bistate, vmbuffer, vmbuffer_other) \
+	RelationGetBufferForTuple((rel), (len), (other), (options), (bistate), \
+							  (vmbuffer), (vmbuffer_other), 0)
+#define labelam_xl_new_cid_locator(xlrec) ((xlrec).target_locator)
+#else
+#define labelam_RelationGetBufferForTuple(rel, len, other, options, bistate, vmbuffer, vmbuffer_other) \
+	RelationGetBufferForTuple((rel), (len), (other), (options), (bistate), \
+							  (vmbuffer), (vmbuffer_other))
+#define labelam_xl_new_cid_locator(xlrec) ((xlrec).target_node)
+#endif
+
 /* 16: SMgrRelation's file is an RelFileLocatorBackend */
 #if PG_VERSION_NUM >= 160000
 #define labelam_smgr_locator(smgr) (&(smgr)->smgr_rlocator.locator)

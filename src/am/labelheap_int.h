@@ -101,10 +101,11 @@ extern HeapTuple labelheap_toast_tuple(Relation rel, Datum *values,
 extern void labelheap_toast_finish(LabelheapToast *state, bool written);
 
 /*
- * Heap's writers skip their toaster for TOAST relations (TOAST rows are
- * never recursively toasted).  labelheap hands them tuples it has already
- * toasted itself by presenting the relation as such for the call: see
- * toast.c.
+ * heap_update and rewriteheap skip their toaster for TOAST relations (TOAST
+ * rows are never recursively toasted).  labelheap hands them tuples it has
+ * already toasted itself by presenting the relation as such for the call;
+ * assert-enabled servers assert there (see toast.c).  Inserts no longer use
+ * it: labelheap_insert_final.
  */
 #define LABELHEAP_WITHOUT_HEAP_TOASTER(rel, stmt) \
 	do { \
@@ -120,6 +121,11 @@ extern void labelheap_toast_finish(LabelheapToast *state, bool written);
 		} \
 		PG_END_TRY(); \
 	} while (0)
+
+/* insert.c: heap_insert for tuples toasted by labelheap (no toaster) */
+extern void labelheap_insert_final(Relation relation, HeapTuple tup,
+								   CommandId cid, int options,
+								   struct BulkInsertStateData *bistate);
 
 /* write.c: tuple-writing callbacks */
 extern void labelheap_tuple_insert(Relation rel, TupleTableSlot *slot,

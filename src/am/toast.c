@@ -8,21 +8,33 @@
  * compresses and pushes out values itself, with the toast_helper API and
  * heap's rules and thresholds, and forms the result with a labeled header.
  * The resulting tuple needs no further TOAST work, but heap's writers
- * (heap_insert, heap_multi_insert, heap_update, rewriteheap) would still
- * run their toaster on it: any out-of-line value in a new tuple is fetched
- * back and stored again.  They skip the toaster only for relations that are
- * not plain tables or matviews, because TOAST rows are never recursively
- * toasted; LABELHEAP_WITHOUT_HEAP_TOASTER presents the relation as a TOAST
- * relation for exactly the call that writes such a tuple.  Nothing else in
- * those writers looks at relkind (checked against PostgreSQL 15.18), and
- * nothing in them processes invalidations that could rebuild rd_rel
- * meanwhile.  Assert-enabled server builds assert that such a relation
- * holds no external values; labelheap targets production builds.
+ * would still run their toaster on it (any out-of-line value in a new
+ * tuple is fetched back and stored again), so it must not reach them:
+ *
+ *  - Inserts (tuple_insert, speculative insertion, each toasted tuple of a
+ *	  multi_insert batch): labelheap_insert_final (insert.c), heap_insert
+ *	  without the toaster, writing heap's XLOG_HEAP_INSERT record.  Correct
+ *	  by construction: no heap code decides anything about such a tuple.
+ *  - Updates and VACUUM FULL/CLUSTER: still the old bypass.  heap_update
+ *	  and rewriteheap's raw_heap_insert skip their toaster only for TOAST
+ *	  relations (TOAST rows are never recursively toasted), and
+ *	  LABELHEAP_WITHOUT_HEAP_TOASTER presents the relation as one
+ *	  (relkind) for exactly the call.  Nothing else in those writers looks
+ *	  at relkind (checked against 15.18 and 18.6), and nothing in them
+ *	  processes invalidations that could rebuild rd_rel meanwhile, but an
+ *	  assert-enabled server asserts there that the tuples hold no
+ *	  out-of-line values (heap_update: old and new version; raw_heap_insert:
+ *	  the copy).  Replacing it needs labelheap's own heap_update (with its
+ *	  static helpers: lock acquisition, multixact xmax computation, HOT
+ *	  decision, log_heap_update, replica identity; about 2,200 lines in
+ *	  18.6, see doc/DESIGN.md) and its own rewriteheap.c (its state is
+ *	  private to that file).
  *
  * Tuples that need no TOAST work go to heap's writers as they are: heap
- * then provably leaves the header alone.  labelam.debug_own_write sends
- * every tuple through this file and the bypass, so that the test suites
- * exercise the rare path.
+ * then provably leaves the header alone (its toaster runs only under the
+ * condition labelheap_needs_toast tests).  labelam.debug_own_write sends
+ * every tuple through this file, labelheap_insert_final and the bypass, so
+ * that the test suites exercise the rare paths.
  *
  * For an update, values of the old version that the new one no longer uses
  * must be deleted, but only once the update really happened (heap deletes
@@ -76,7 +88,8 @@ push_out(LabelheapToast *state, int attno, int options)
 /*
  * Toast values[]/isnull[] for rel (for an update, oldtup is the version
  * being replaced) and form a labeled tuple of the result.  The caller must
- * write it with LABELHEAP_WITHOUT_HEAP_TOASTER and then call
+ * write it without heap's toaster (labelheap_insert_final, or heap_update
+ * and rewriteheap under LABELHEAP_WITHOUT_HEAP_TOASTER) and then call
  * labelheap_toast_finish(*state, written).
  */
 HeapTuple

@@ -2,8 +2,9 @@
  *
  * src/am/write.c
  *	  labelheap's tuple-writing callbacks: every new tuple version is formed
- *	  with a labeled header and written by heap's own writers, so that page
- *	  layout, locking, HOT, WAL records and redo are heap's.
+ *	  with a labeled header and written by heap's own writers (or, for new
+ *	  tuples labelheap toasted itself, by its copy of heap_insert), so that
+ *	  page layout, locking, HOT, WAL records and redo are heap's.
  *
  * Every write is checked before heap's writer runs, and a denial (ERROR
  * 42501) changes nothing: a new row needs insert on its label (labeling.c
@@ -16,8 +17,10 @@
  * relation's label set (label_set.c), and each new version's block in the
  * relation's label summaries once heap's writer placed it (summary.c).
  *
- * A tuple that needs TOAST work is toasted by toast.c first and written
- * with heap's toaster bypassed; see there.  A delete changes the old
+ * A tuple that needs TOAST work is toasted by toast.c first; a new one is
+ * then written by labelheap_insert_final (insert.c: heap_insert without
+ * the toaster), a new version by heap_update with heap's toaster bypassed;
+ * see toast.c.  A delete changes the old
  * version in place: labelheap_tuple_delete checks its label and calls
  * heap's callback.  Row locks are filter.c's (labelheap_tuple_lock).
  *
@@ -131,8 +134,7 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 
 	if (toast != NULL)
 	{
-		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
-									   heap_insert(rel, tuple, cid, options, bistate));
+		labelheap_insert_final(rel, tuple, cid, options, bistate);
 		labelheap_toast_finish(toast, true);
 	}
 	else
@@ -161,17 +163,21 @@ labelheap_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
 
 /*
  * COPY and friends: the labeled tuples replace the slots' contents, and
- * heap_multi_insert places them in batches (one WAL record per page).
+ * heap_multi_insert places them in batches (one WAL record per page).  A
+ * tuple labelheap toasted itself is written by labelheap_insert_final
+ * instead, in its place in the order, between the batches before and
+ * after it.
  */
 void
 labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 					   CommandId cid, int options, BulkInsertState bistate)
 {
 	LabelheapToast **toast = palloc(ntuples * sizeof(LabelheapToast *));
+	HeapTuple  *tuples = palloc(ntuples * sizeof(HeapTuple));
 	Oid		   *secids = palloc(ntuples * sizeof(Oid));
-	bool		any_toast = false;
 	bool		noted = false;
 	LabelheapBatchLabel batch;
+	int			start;
 	int			i;
 
 	labelheap_batch_label_begin(rel, &batch);
@@ -192,17 +198,25 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 			labelheap_label_set_note(rel, secid);
 			noted = true;
 		}
-		(void) prepare_tuple(rel, slots[i], secid, NULL, false, options,
-							 &toast[i]);
-		any_toast |= (toast[i] != NULL);
+		tuples[i] = prepare_tuple(rel, slots[i], secid, NULL, false, options,
+								  &toast[i]);
 	}
 
-	if (any_toast)
-		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
-									   heap_multi_insert(rel, slots, ntuples, cid,
-														 options, bistate));
-	else
-		heap_multi_insert(rel, slots, ntuples, cid, options, bistate);
+	start = 0;
+	for (i = 0; i <= ntuples; i++)
+	{
+		if (i < ntuples && toast[i] == NULL)
+			continue;
+		if (i > start)
+			heap_multi_insert(rel, slots + start, i - start, cid, options,
+							  bistate);
+		start = i + 1;
+		if (i < ntuples)
+		{
+			labelheap_insert_final(rel, tuples[i], cid, options, bistate);
+			ItemPointerCopy(&tuples[i]->t_self, &slots[i]->tts_tid);
+		}
+	}
 
 	for (i = 0; i < ntuples; i++)
 	{
@@ -213,6 +227,7 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 			labelheap_toast_finish(toast[i], true);
 	}
 	pfree(toast);
+	pfree(tuples);
 	pfree(secids);
 }
 

@@ -154,12 +154,17 @@ avc_enforcing_assign(bool newval, void *extra)
 void
 avc_init(void)
 {
+	/*
+	 * The variable must hold the boot value before it is defined (asserted
+	 * by assert-enabled servers' check_GUC_init).
+	 */
+	avc_provider_choice = is_selinux_enabled() > 0 ? 0 : 1;
 	DefineCustomEnumVariable("labelam.provider",
 							 "Where access decisions come from: the SELinux kernel or a policy file.",
 							 "\"selinux\" asks the running kernel (the default when it runs SELinux); "
 							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol.",
 							 &avc_provider_choice,
-							 is_selinux_enabled() > 0 ? 0 : 1,
+							 avc_provider_choice,
 							 provider_options,
 							 PGC_POSTMASTER, 0,
 							 NULL, NULL, NULL);

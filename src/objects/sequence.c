@@ -22,9 +22,40 @@
 #include "catalog/pg_class.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "objects/objects.h"
 #include "pg_compat.h"
+
+/*
+ * Has the relation an identity column?  From the syscache, without opening
+ * it: sepgsql's permission loop also visits the partitions of an INSERT's
+ * target, which the executor locks only when it routes a row there.
+ */
+static bool
+has_identity_column(Oid relOid)
+{
+	HeapTuple	tp;
+	int			natts;
+	AttrNumber	attnum;
+	bool		found = false;
+
+	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
+	if (!HeapTupleIsValid(tp))
+		return false;
+	natts = ((Form_pg_class) GETSTRUCT(tp))->relnatts;
+	ReleaseSysCache(tp);
+	for (attnum = 1; attnum <= natts && !found; attnum++)
+	{
+		tp = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relOid),
+							 Int16GetDatum(attnum));
+		if (!HeapTupleIsValid(tp))
+			continue;
+		found = ((Form_pg_attribute) GETSTRUCT(tp))->attidentity != '\0';
+		ReleaseSysCache(tp);
+	}
+	return found;
+}
 
 void
 objects_sequence_identity(Oid relOid, Bitmapset *insertedCols)
@@ -33,7 +64,11 @@ objects_sequence_identity(Oid relOid, Bitmapset *insertedCols)
 	TupleDesc	desc;
 	int			i;
 
-	rel = relation_open(relOid, NoLock);
+	if (!has_identity_column(relOid))
+		return;
+
+	/* a relation is read under a lock (it may be an unrouted partition) */
+	rel = relation_open(relOid, AccessShareLock);
 	desc = RelationGetDescr(rel);
 	for (i = 0; i < desc->natts; i++)
 	{
