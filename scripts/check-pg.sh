@@ -138,14 +138,15 @@ _only_am_name_diffs() {
 # A major whose output differs keeps its own in pg-known-diffs/MAJOR/.
 # The one run-dependent part, a TOAST relation's name (pg_toast_OID), is
 # written pg_toast_OID on both sides.
-_known_diff_file() {	# test: prints the file recording its diff on this major
-	local known=test/pg-known-diffs/$PG_MAJOR/$1.diff
-	[ -f "$LABELAM_TOP/$known" ] || known=test/pg-known-diffs/$1.diff
+_known_diff_file() {	# dir test: prints the file under test/DIR recording
+	# TEST's diff on this major, if any
+	local known=test/$1/$PG_MAJOR/$2.diff
+	[ -f "$LABELAM_TOP/$known" ] || known=test/$1/$2.diff
 	[ -f "$LABELAM_TOP/$known" ] && echo "$known"
 }
 _known_format_diff() {	# test diffs
 	local known
-	known=$LABELAM_TOP/$(_known_diff_file "$1") || return 1
+	known=$LABELAM_TOP/$(_known_diff_file pg-known-diffs "$1") || return 1
 	cmp -s "$known" <(awk -v t="$1" '
 		/^diff / { cur = ($0 ~ "/" t "\\.out ") }
 		cur && /^[-+]/ && !/^(\+\+\+|---) / { print }' "$2" |
@@ -164,7 +165,7 @@ _check_pg_count() {	# name out-file diffs expected-dir results-dir schedule
 			p=$((p + 1))
 		elif _known_format_diff "$t" "$diffs"; then
 			p=$((p + 1))
-			echo "$name: $t differs only as $(_known_diff_file "$t") records"
+			echo "$name: $t differs only as $(_known_diff_file pg-known-diffs "$t") records"
 		else
 			failed+=("$t")
 		fi

@@ -29,9 +29,8 @@ SEPGSQL_LAUNCHER_LABEL=unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023
 # (its changed lines, in order)?
 # A major whose output differs keeps its own in sepgsql-known-diffs/MAJOR/.
 _sepgsql_known_diff() {	# test diffs-file
-	local known=$LABELAM_TOP/test/sepgsql-known-diffs/$PG_MAJOR/$1.diff
-	[ -f "$known" ] || known=$LABELAM_TOP/test/sepgsql-known-diffs/$1.diff
-	[ -f "$known" ] || return 1
+	local known
+	known=$LABELAM_TOP/$(_known_diff_file sepgsql-known-diffs "$1") || return 1
 	cmp -s "$known" <(_sepgsql_changed_lines "$1" "$2")
 }
 
@@ -149,9 +148,7 @@ check_sepgsql() {	# conf-lines...
 		elif pg_regress_results "$out/run.out" | grep -qx "failed $t" &&
 			_sepgsql_known_diff "$t" "$out/regression.diffs"; then
 			p=$((p + 1))
-			local known=$PG_MAJOR/$t.diff
-			[ -f "$LABELAM_TOP/test/sepgsql-known-diffs/$known" ] || known=$t.diff
-			echo "sepgsql: $t differs only as test/sepgsql-known-diffs/$known records"
+			echo "sepgsql: $t differs only as $(_known_diff_file sepgsql-known-diffs "$t") records"
 		else
 			f=$((f + 1))
 			failed+=("$t")
