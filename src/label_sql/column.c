@@ -132,12 +132,6 @@ new_label_columns(Oid relid, AttrNumber *attnum, bool *notnull)
 }
 
 /*
- * Refuse a second label column in a table, and NOT NULL on it in a table
- * whose rows carry labels (an UPDATE that does not set the column forms
- * the new row from the stored NULL).  Views, composite types and the like
- * may have any number of columns of the type: they store no rows.
- */
-/*
  * NOT NULL on the label column of a table whose rows carry labels: the
  * stored value is always NULL, so the constraint would fail every row.
  * Reached from the column (attnotnull) and, from PostgreSQL 18, where NOT
@@ -154,6 +148,12 @@ refuse_label_not_null(const char *relname)
 			 errhint("Every row has a label; a NULL written keeps the default one.")));
 }
 
+/*
+ * Refuse a second label column in a table, and NOT NULL on it in a table
+ * whose rows carry labels (an UPDATE that does not set the column forms
+ * the new row from the stored NULL).  Views, composite types and the like
+ * may have any number of columns of the type: they store no rows.
+ */
 static void
 check_label_columns(Oid relid)
 {
