@@ -37,6 +37,16 @@ include $(PGXS)
 
 $(OBJS): $(LABELAM_HDRS)
 
+# make alone would keep objects built against another major (make
+# PG_CONFIG=.../18/..., then make): the objects depend on a stamp naming the
+# server they were built for, rewritten only when that changes.
+LABELAM_BUILT_FOR := $(PG_CONFIG) $(VERSION)
+.built-for: FORCE
+	@echo '$(LABELAM_BUILT_FOR)' | cmp -s - $@ || echo '$(LABELAM_BUILT_FOR)' > $@
+$(OBJS): .built-for
+.PHONY: FORCE
+FORCE:
+
 $(DATA_built): $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@
 

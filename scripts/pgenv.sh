@@ -125,16 +125,9 @@ labelam_setup() {
 		AS_USER=()
 	fi
 
-	# objects built against another major (make test PG=18, then make
-	# test) are not rebuilt by make on their own: start clean then
-	local built_for=$LABELAM_TOP/.built-for want
-	want="$PG_CONFIG $("$PG_CONFIG" --version)"
-	if [ "$(cat "$built_for" 2>/dev/null)" != "$want" ]; then
-		make -s -C "$LABELAM_TOP" PG_CONFIG="$PG_CONFIG" clean >/dev/null 2>&1
-	fi
+	# (objects of another major are rebuilt: the Makefile's .built-for)
 	make -s -C "$LABELAM_TOP" PG_CONFIG="$PG_CONFIG" >"$WORK/build.log" 2>&1 ||
 		{ cat "$WORK/build.log" >&2; die "build failed"; }
-	echo "$want" >"$built_for"
 	if grep -q 'warning:' "$WORK/build.log"; then
 		grep 'warning:' "$WORK/build.log" >&2
 	fi

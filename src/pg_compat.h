@@ -15,20 +15,20 @@
 #ifndef LABELAM_PG_COMPAT_H
 #define LABELAM_PG_COMPAT_H
 
+/*
+ * Only what the typedefs below need: the wrappers are macros, expanded where
+ * the caller has included the headers of what it calls.
+ */
 #include "postgres.h"
 
-#include "access/genam.h"
-#include "access/heapam.h"
+#if PG_VERSION_NUM >= 160000
 #include "access/tableam.h"
-#include "catalog/dependency.h"
-#include "catalog/pg_proc.h"
-#include "commands/tablecmds.h"
-#include "storage/lock.h"
-#include "utils/acl.h"
-#include "utils/rel.h"
+#endif
 
-#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 190000
-#error "labelam builds against PostgreSQL 15, 17 and 18"
+/* 16 has never been built or tested: refuse it rather than pretend */
+#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 190000 || \
+	(PG_VERSION_NUM >= 160000 && PG_VERSION_NUM < 170000)
+#error "labelam builds against PostgreSQL 15, 17 and 18 only"
 #endif
 
 /* 16: RelFileNode became RelFileLocator */
@@ -98,26 +98,22 @@ typedef bool LabelamUpdateIndexes;
 #endif
 
 /* 16: the per-class ACL checks became object_aclcheck */
-static inline AclResult
-labelam_proc_aclcheck(Oid proc, Oid roleid, AclMode mode)
-{
 #if PG_VERSION_NUM >= 160000
-	return object_aclcheck(ProcedureRelationId, proc, roleid, mode);
+#define labelam_proc_aclcheck(proc, roleid, mode) \
+	object_aclcheck(ProcedureRelationId, (proc), (roleid), (mode))
 #else
-	return pg_proc_aclcheck(proc, roleid, mode);
+#define labelam_proc_aclcheck(proc, roleid, mode) \
+	pg_proc_aclcheck((proc), (roleid), (mode))
 #endif
-}
 
 /* 17: getIdentitySequence takes the relation instead of its OID */
-static inline Oid
-labelam_getIdentitySequence(Relation rel, AttrNumber attnum, bool missing_ok)
-{
 #if PG_VERSION_NUM >= 170000
-	return getIdentitySequence(rel, attnum, missing_ok);
+#define labelam_getIdentitySequence(rel, attnum, missing_ok) \
+	getIdentitySequence((rel), (attnum), (missing_ok))
 #else
-	return getIdentitySequence(RelationGetRelid(rel), attnum, missing_ok);
+#define labelam_getIdentitySequence(rel, attnum, missing_ok) \
+	getIdentitySequence(RelationGetRelid(rel), (attnum), (missing_ok))
 #endif
-}
 
 /* 18: index scans take an instrumentation struct (NULL: none) */
 #if PG_VERSION_NUM >= 180000
