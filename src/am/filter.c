@@ -92,13 +92,13 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
 	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
-	bool		skipping = LABELHEAP_SEQ_SKIPPING && mode == READ_FILTERED &&
+	bool		skipping = mode == READ_FILTERED &&
 		ScanDirectionIsForward(direction);
 
 	for (;;)
 	{
 		/* skip.c moves the scan past ranges holding no readable label */
-		if (skipping && !labelheap_skip_position(scan))
+		if (!labelheap_skip_position(scan, direction, skipping))
 		{
 			ExecClearTuple(slot);
 			return false;

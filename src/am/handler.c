@@ -53,6 +53,7 @@ labelheap_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	scan = GetHeapamTableAmRoutine()->scan_begin(rel, snapshot, nkeys, key,
 												 pscan, flags);
 	labelheap_rewrite_scan_begin(scan);
+	labelheap_skip_stream_begin(scan);	/* 17+: skip_stream.c */
 	return scan;
 }
 
@@ -61,6 +62,7 @@ labelheap_scan_end(TableScanDesc scan)
 {
 	if (unlikely(labelheap_rewrite_active))
 		labelheap_rewrite_scan_end(scan);
+	labelheap_skip_stream_end(scan);
 	GetHeapamTableAmRoutine()->scan_end(scan);
 }
 

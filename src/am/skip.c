@@ -35,7 +35,7 @@
  * The advance below follows heap's forward step in heapgettup_pagemode(),
  * src/backend/access/heap/heapam.c, PostgreSQL 15.18; of the supported
  * majors it is compiled against 15 only (#if PG_VERSION_NUM < 170000: 17
- * and 18 do not skip in sequential scans).  Upstream text, checked by
+ * and 18 read through a read stream, skip_stream.c).  Upstream text, checked by
  * scripts/check-drift.py: heapgettup_pagemode() sha256 prefix
  * 15: f0a0bdbfe87909cf, 18: none.
  *
@@ -62,6 +62,29 @@
 /* labelam.skip_ranges */
 bool		labelheap_skip_ranges = true;
 
+/*
+ * Does the label summary say that the range holding heap block blk has no
+ * row the session may select?  false when it cannot say (no entry, "any
+ * label").  The decisions are the row filter's own, cached per label.
+ * Shared with skip_stream.c.
+ */
+bool
+labelheap_range_unreadable(Relation rel, Relation index, BlockNumber blk)
+{
+	LabelSummaryEntry entry;
+	int			i;
+
+	if (!labelheap_summary_entry(index, blk, &entry) ||
+		entry.nlabels == LABELSUMMARY_ANY)
+		return false;
+	for (i = 0; i < entry.nlabels && i < LABELSUMMARY_SLOTS; i++)
+	{
+		if (avc_check_tuple(rel, entry.secids[i], AVC_DB_TUPLE_SELECT))
+			return false;
+	}
+	return true;
+}
+
 #if PG_VERSION_NUM < 180000
 /*
  * The last range found readable, by scan: reusing it is always safe (a
@@ -85,8 +108,6 @@ static bool
 range_skippable(SkipContext *cx, BlockNumber blk)
 {
 	BlockNumber range = blk / LABELSUMMARY_PAGES_PER_RANGE;
-	LabelSummaryEntry entry;
-	int			i;
 
 	/* decided within this call */
 	if (range == cx->skip_range)
@@ -96,19 +117,10 @@ range_skippable(SkipContext *cx, BlockNumber blk)
 		return false;
 	if (cx->index == NULL)
 		cx->index = index_open(cx->indexoid, AccessShareLock);
-	if (labelheap_summary_entry(cx->index, blk, &entry) &&
-		entry.nlabels != LABELSUMMARY_ANY)
+	if (labelheap_range_unreadable(cx->rel, cx->index, blk))
 	{
-		for (i = 0; i < entry.nlabels && i < LABELSUMMARY_SLOTS; i++)
-		{
-			if (avc_check_tuple(cx->rel, entry.secids[i], AVC_DB_TUPLE_SELECT))
-				break;
-		}
-		if (i >= entry.nlabels)
-		{
-			cx->skip_range = range;
-			return true;
-		}
+		cx->skip_range = range;
+		return true;
 	}
 	readable_scan = cx->scan;
 	readable_relid = RelationGetRelid(cx->rel);
@@ -136,7 +148,20 @@ skip_done(SkipContext *cx)
 		index_close(cx->index, NoLock);
 }
 
-#endif
+/* May a filtered bitmap heap scan skip the block tbmres names? */
+bool
+labelheap_skip_bitmap_block(TableScanDesc sscan,
+							struct TBMIterateResult *tbmres)
+{
+	SkipContext cx;
+	bool		skip;
+
+	if (!skip_context(sscan, &cx))
+		return false;
+	skip = range_skippable(&cx, tbmres->blockno);
+	skip_done(&cx);
+	return skip;
+}
 
 #if PG_VERSION_NUM < 170000
 /*
@@ -242,22 +267,5 @@ advance:
 		}
 	}
 }
-
-#endif
-
-#if PG_VERSION_NUM < 180000
-/* May a filtered bitmap heap scan skip the block tbmres names? */
-bool
-labelheap_skip_bitmap_block(TableScanDesc sscan,
-							struct TBMIterateResult *tbmres)
-{
-	SkipContext cx;
-	bool		skip;
-
-	if (!skip_context(sscan, &cx))
-		return false;
-	skip = range_skippable(&cx, tbmres->blockno);
-	skip_done(&cx);
-	return skip;
-}
-#endif
+#endif							/* < 17 */
+#endif							/* < 18 */

@@ -71,6 +71,9 @@
 #include "am/labelheap_int.h"
 #include "am/summary_int.h"
 
+/* entries widened in this backend (summary.h): read by skip_stream.c */
+uint64		labelheap_summary_writes = 0;
+
 void
 summary_init_page(Page page, uint16 kind)
 {
@@ -397,6 +400,8 @@ labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid)
 		sc->last_range == range &&
 		labelheap_summary_covers(&sc->last_entry, secid))
 		return;
+	/* an entry may widen: skip_stream.c's decisions ahead are stale */
+	labelheap_summary_writes++;
 
 	memcpy(indexes, sc->indexes, sizeof(indexes));
 	for (i = 0; i < nindexes; i++)

@@ -59,33 +59,50 @@ extern bool labelheap_summary_corrupt(Relation index, BlockNumber heapblk,
 									  Oid secid);
 
 /*
- * skip.c: scans that skip ranges holding no label the session may select.
- * Sequential scans on 15 only (17 and 18 read blocks through a read stream
- * whose callback is heap's own); bitmap heap scans up to 17 (18 iterates
- * the bitmap inside heap).
+ * skip.c and skip_stream.c: scans that skip ranges holding no label the
+ * session may select.  Sequential scans: on 15 skip.c moves heap's scan
+ * past them; 17 and 18 read blocks through a read stream, and labelheap's
+ * (skip_stream.c) leaves them out.  Bitmap heap scans up to 17 (18
+ * iterates the bitmap inside heap's own read stream).
  */
+extern bool labelheap_range_unreadable(Relation rel, Relation index,
+									   BlockNumber blk);
+
+/* entries labelheap's writers widened in this backend (summary.c) */
+extern uint64 labelheap_summary_writes;
+
 #if PG_VERSION_NUM < 170000
-#define LABELHEAP_SEQ_SKIPPING true
 extern bool labelheap_skip_advance(TableScanDesc scan);
+#define labelheap_skip_stream_begin(sscan) ((void) 0)
+#define labelheap_skip_stream_end(sscan) ((void) 0)
+#else
+extern void labelheap_skip_stream_begin(TableScanDesc sscan);
+extern void labelheap_skip_stream_end(TableScanDesc sscan);
+extern void labelheap_skip_stream_sync(TableScanDesc sscan, bool allowed);
+#endif
 
 /*
- * Called by a filtered forward sequential scan before heap's
- * scan_getnextslot: false when the scan is over.  Only when heap would
- * move to another block does skip.c have work to do.
+ * Called by every sequential scan_getnextslot before heap's; skipping: the
+ * call is a filtered forward read.  false when the scan is over.  Only when
+ * heap may move to another block is there work to do.
  */
 static inline bool
-labelheap_skip_position(TableScanDesc sscan)
+labelheap_skip_position(TableScanDesc sscan, ScanDirection direction,
+						bool skipping)
 {
 	HeapScanDesc scan = (HeapScanDesc) sscan;
 
-	if (likely(scan->rs_inited && scan->rs_cindex + 1 < scan->rs_ntuples))
+	if (likely(ScanDirectionIsForward(direction) && scan->rs_inited &&
+			   scan->rs_cindex + 1 < scan->rs_ntuples))
 		return true;
-	return labelheap_skip_advance(sscan);
-}
+#if PG_VERSION_NUM < 170000
+	return !skipping || labelheap_skip_advance(sscan);
 #else
-#define LABELHEAP_SEQ_SKIPPING false
-#define labelheap_skip_position(sscan) true
+	labelheap_skip_stream_sync(sscan, skipping);
+	return true;
 #endif
+}
+
 #if PG_VERSION_NUM < 180000
 extern bool labelheap_skip_bitmap_block(TableScanDesc scan,
 										struct TBMIterateResult *tbmres);

@@ -91,6 +91,13 @@ extern bool avc_check_tuple_for_statistics(Relation rel, Oid object_secid,
 										   uint32 perms);
 
 /*
+ * Changes whenever a decision avc_check_tuple gave may no longer be the one
+ * it would give (new policy or enforcing mode, another subject, a trusted
+ * procedure entered or left): for callers that decide ahead (skip_stream.c).
+ */
+extern PGDLLIMPORT uint64 avc_decision_epoch;
+
+/*
  * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming
  * the relation and the permission.  For the write path.
  */

@@ -141,6 +141,9 @@ typedef struct AvcFast
 static AvcFast avc_fast[2];
 
 static uint64 avc_seqno = 0;
+
+/* changes whenever a cached decision may no longer hold (avc.h) */
+uint64		avc_decision_epoch = 0;
 bool		avc_revalidate_pending = true;
 
 /*
@@ -181,6 +184,7 @@ avc_cache_create(void)
 void
 avc_cache_reset(void)
 {
+	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
 	avc_table_label_forget();	/* new policy or subject */
@@ -757,6 +761,7 @@ avc_push_subject(const char *label)
 	save.lid = avc_subject_lid;
 	avc_subject = MemoryContextStrdup(TopMemoryContext, label);
 	avc_subject_lid = 0;
+	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
 	avc_table_label_forget();	/* new rows: the procedure's labels */
@@ -773,6 +778,7 @@ avc_pop_subject(AvcSubjectSave save)
 	avc_subject = save.text;
 	/* the cache may have started over meanwhile: look the id up again */
 	avc_subject_lid = 0;
+	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
 	avc_table_label_forget();
