@@ -23,6 +23,7 @@ import re
 import sys
 
 HEAPAM_HANDLER = 'src/backend/access/heap/heapam_handler.c'
+REWRITEHEAP = 'src/backend/access/heap/rewriteheap.c'
 COPIES = [
     # (labelam file, upstream file, upstream function or None for the file)
     ('src/am/index_build.c', HEAPAM_HANDLER, 'heapam_index_build_range_scan'),
@@ -83,6 +84,17 @@ COPIES = [
     ('src/objects/relation.c', 'contrib/sepgsql/relation.c', None),
     ('src/objects/proc.c', 'contrib/sepgsql/proc.c', None),
     ('src/objects/dml.c', 'contrib/sepgsql/dml.c', None),
+    # VACUUM FULL and CLUSTER's writer: rewriteheap.c without the toaster
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'begin_heap_rewrite'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'end_heap_rewrite'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'rewrite_heap_tuple'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'rewrite_heap_dead_tuple'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'raw_heap_insert'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'logical_begin_heap_rewrite'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'logical_heap_rewrite_flush_mappings'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'logical_end_heap_rewrite'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'logical_rewrite_log_mapping'),
+    ('src/am/rewriteheap.c', REWRITEHEAP, 'logical_rewrite_heap_tuple'),
 ]
 
 

@@ -105,7 +105,7 @@ extern void labelheap_toast_finish(LabelheapToast *state, bool written);
  * rows are never recursively toasted).  labelheap hands them tuples it has
  * already toasted itself by presenting the relation as such for the call;
  * assert-enabled servers assert there (see toast.c).  Inserts no longer use
- * it: labelheap_insert_final.
+ * it (labelheap_insert_final), nor do VACUUM FULL and CLUSTER (rewriteheap.c).
  */
 #define LABELHEAP_WITHOUT_HEAP_TOASTER(rel, stmt) \
 	do { \
@@ -260,6 +260,24 @@ extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
 												double *num_tuples,
 												double *tups_vacuumed,
 												double *tups_recently_dead);
+
+/*
+ * rewriteheap.c: rewriteheap.c's interface, writing the caller's tuples
+ * without heap's toaster
+ */
+typedef struct LabelheapRewriteStateData *LabelheapRewriteState;
+
+extern LabelheapRewriteState labelheap_begin_heap_rewrite(Relation old_heap,
+														  Relation new_heap,
+														  TransactionId oldest_xmin,
+														  TransactionId freeze_xid,
+														  MultiXactId cutoff_multi);
+extern void labelheap_end_heap_rewrite(LabelheapRewriteState state);
+extern void labelheap_rewrite_heap_tuple(LabelheapRewriteState state,
+										 HeapTuple old_tuple,
+										 HeapTuple new_tuple);
+extern bool labelheap_rewrite_heap_dead_tuple(LabelheapRewriteState state,
+											  HeapTuple old_tuple);
 
 /* handler.c */
 extern const TableAmRoutine *labelheap_routine(void);

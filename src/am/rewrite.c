@@ -9,17 +9,20 @@
  * rebuild tuples with out-of-line values: both lose the label.  The scan,
  * the visibility decisions (recently-dead tuples and update chains are
  * kept exactly as heap keeps them) and rewriteheap's chain bookkeeping are
- * heap's; only forming and toasting the copies is labelheap's.  The scan
+ * heap's; only forming and toasting the copies is labelheap's, and they
+ * are written by labelheap's copy of rewriteheap.c (rewriteheap.c), whose
+ * raw_heap_insert has no toaster.  The scan
  * reads with SnapshotAny, unfiltered, but every tuple it copies must be one
  * the session may select (42501 otherwise): the copies go through the
  * sort's index expressions and into rebuilt indexes, which user code and
  * messages can show.
  *
- * copy_for_cluster() and copy_tuple() are heapam_relation_copy_for_cluster()
- * and reform_and_rewrite_tuple() of PostgreSQL 15.18,
- * src/backend/access/heap/heapam_handler.c, with the labelheap changes
- * above (the copy's forming and toasting, the check of every copied tuple)
- * and comments shortened; 18.6's differ in index_beginscan()'s arguments
+ * labelheap_relation_copy_for_cluster() and copy_tuple() are
+ * heapam_relation_copy_for_cluster() and reform_and_rewrite_tuple() of
+ * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c, with the
+ * labelheap changes above (the copy's forming and toasting, the check of
+ * every copied tuple, rewriteheap.c's labelheap_ functions) and comments
+ * shortened; 18.6's differ in index_beginscan()'s arguments
  * (labelam_index_beginscan, pg_compat.h) and TupleDescCompactAttr() for
  * TupleDescAttr() (the same attisdropped).  Upstream text, checked by
  * scripts/check-drift.py: heapam_relation_copy_for_cluster() sha256 prefix
@@ -35,8 +38,6 @@
 
 #include "access/genam.h"
 #include "access/heapam.h"
-#include "access/heaptoast.h"
-#include "access/rewriteheap.h"
 #include "catalog/catalog.h"
 #include "commands/progress.h"
 #include "miscadmin.h"
@@ -54,7 +55,7 @@
  */
 static void
 copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
-		   Datum *values, bool *isnull, RewriteState rwstate)
+		   Datum *values, bool *isnull, LabelheapRewriteState rwstate)
 {
 	TupleDesc	newdesc = RelationGetDescr(NewHeap);
 	Oid			secid = labelheap_header_secid(tuple->t_data, tuple->t_len);
@@ -73,28 +74,30 @@ copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
 	if (labelheap_needs_toast(copy, false))
 	{
 		heap_freetuple(copy);
-		/* as rewriteheap's raw_heap_insert toasts */
+		/* with the options rewriteheap's raw_heap_insert toasts with */
 		copy = labelheap_toast_tuple(NewHeap, values, isnull, NULL,
 									 HEAP_INSERT_SKIP_FSM | HEAP_INSERT_NO_LOGICAL,
 									 secid, &toast);
 	}
 
-	rewrite_heap_tuple(rwstate, tuple, copy);
+	labelheap_rewrite_heap_tuple(rwstate, tuple, copy);
 
 	if (toast != NULL)
 		labelheap_toast_finish(toast, true);
 	heap_freetuple(copy);
 }
 
-/* Must run with NewHeap's toaster bypassed: every copy is pre-toasted. */
-static void
-copy_for_cluster(Relation OldHeap, Relation NewHeap, Relation OldIndex,
-				 bool use_sort, TransactionId OldestXmin,
-				 TransactionId *xid_cutoff, MultiXactId *multi_cutoff,
-				 double *num_tuples, double *tups_vacuumed,
-				 double *tups_recently_dead)
+void
+labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
+									Relation OldIndex, bool use_sort,
+									TransactionId OldestXmin,
+									TransactionId *xid_cutoff,
+									MultiXactId *multi_cutoff,
+									double *num_tuples,
+									double *tups_vacuumed,
+									double *tups_recently_dead)
 {
-	RewriteState rwstate;
+	LabelheapRewriteState rwstate;
 	IndexScanDesc indexScan = NULL;
 	TableScanDesc tableScan = NULL;
 	HeapScanDesc heapScan = NULL;
@@ -107,8 +110,8 @@ copy_for_cluster(Relation OldHeap, Relation NewHeap, Relation OldIndex,
 	bool	   *isnull = palloc(natts * sizeof(bool));
 	BlockNumber prev_cblock = InvalidBlockNumber;
 
-	rwstate = begin_heap_rewrite(OldHeap, NewHeap, OldestXmin, *xid_cutoff,
-								 *multi_cutoff);
+	rwstate = labelheap_begin_heap_rewrite(OldHeap, NewHeap, OldestXmin,
+										   *xid_cutoff, *multi_cutoff);
 
 	if (use_sort)
 		tuplesort = tuplesort_begin_cluster(RelationGetDescr(OldHeap), OldIndex,
@@ -220,7 +223,7 @@ copy_for_cluster(Relation OldHeap, Relation NewHeap, Relation OldIndex,
 		{
 			*tups_vacuumed += 1;
 			/* the rewrite module still needs to see it for chain tracking */
-			if (rewrite_heap_dead_tuple(rwstate, tuple))
+			if (labelheap_rewrite_heap_dead_tuple(rwstate, tuple))
 			{
 				*tups_vacuumed += 1;
 				*tups_recently_dead -= 1;
@@ -287,26 +290,8 @@ copy_for_cluster(Relation OldHeap, Relation NewHeap, Relation OldIndex,
 		tuplesort_end(tuplesort);
 	}
 
-	end_heap_rewrite(rwstate);
+	labelheap_end_heap_rewrite(rwstate);
 
 	pfree(values);
 	pfree(isnull);
-}
-
-void
-labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
-									Relation OldIndex, bool use_sort,
-									TransactionId OldestXmin,
-									TransactionId *xid_cutoff,
-									MultiXactId *multi_cutoff,
-									double *num_tuples,
-									double *tups_vacuumed,
-									double *tups_recently_dead)
-{
-	LABELHEAP_WITHOUT_HEAP_TOASTER(NewHeap,
-								   copy_for_cluster(OldHeap, NewHeap, OldIndex,
-													use_sort, OldestXmin,
-													xid_cutoff, multi_cutoff,
-													num_tuples, tups_vacuumed,
-													tups_recently_dead));
 }
