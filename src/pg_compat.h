@@ -83,6 +83,13 @@ typedef bool LabelamUpdateIndexes;
 #define labelam_smgr_locator(smgr) (&(smgr)->smgr_rnode.node)
 #endif
 
+/* 16: a page handed to smgr must be aligned for direct I/O */
+#if PG_VERSION_NUM >= 160000
+typedef PGIOAlignedBlock LabelamIOAlignedBlock;
+#else
+typedef PGAlignedBlock LabelamIOAlignedBlock;
+#endif
+
 /* 17: REFRESH MATERIALIZED VIEW needs MAINTAIN, not ownership */
 #if PG_VERSION_NUM >= 170000
 #define labelam_RangeVarCallbackForRefresh RangeVarCallbackMaintainsTable

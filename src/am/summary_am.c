@@ -164,7 +164,8 @@ labelsummary_build(Relation heap, Relation index, IndexInfo *indexInfo)
 static void
 labelsummary_buildempty(Relation index)
 {
-	Page		page = (Page) palloc(BLCKSZ);
+	LabelamIOAlignedBlock buf;
+	Page		page = (Page) buf.data;
 
 	summary_init_page(page, LS_KIND_META);
 	PageSetChecksumInplace(page, LABELSUMMARY_METAPAGE);
@@ -173,7 +174,6 @@ labelsummary_buildempty(Relation index)
 	log_newpage(labelam_smgr_locator(RelationGetSmgr(index)), INIT_FORKNUM,
 				LABELSUMMARY_METAPAGE, page, true);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
-	pfree(page);
 }
 
 /* writers keep the summary (write.c), HOT updates included */
