@@ -77,6 +77,7 @@
 #include "utils/inval.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "am/labelheap_int.h"
 #include "pg_compat.h"
