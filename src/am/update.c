@@ -2257,6 +2257,8 @@ l2:
 		{
 			use_hot_update = true;
 
+#if PG_VERSION_NUM >= 160000
+
 			/*
 			 * If none of the columns that are used in hot-blocking indexes
 			 * were updated, we can apply HOT, but we do still need to check
@@ -2264,7 +2266,6 @@ l2:
 			 * indexes if the columns were updated, or we may fail to detect
 			 * e.g. value bound changes in BRIN minmax indexes.
 			 */
-#if PG_VERSION_NUM >= 160000
 			if (bms_overlap(modified_attrs, sum_attrs))
 				summarized_update = true;
 #endif
@@ -2548,13 +2549,14 @@ l2:
 		heap_freetuple(heaptup);
 	}
 
+#if PG_VERSION_NUM >= 160000
+
 	/*
 	 * If it is a HOT update, the update may still need to update summarized
 	 * indexes, lest we fail to update those summaries and get incorrect
 	 * results (for example, minmax bounds of the block may change with this
 	 * update).
 	 */
-#if PG_VERSION_NUM >= 160000
 	if (use_hot_update)
 	{
 		if (summarized_update)
