@@ -71,7 +71,7 @@
 #include "storage/predicate.h"
 #include "storage/procarray.h"
 #include "utils/datum.h"
-#if PG_VERSION_NUM >= 170000
+#if PG_VERSION_NUM >= 180000
 #include "utils/injection_point.h"
 #endif
 #include "utils/inval.h"
@@ -82,7 +82,10 @@
 #include "am/labelheap_int.h"
 #include "pg_compat.h"
 
-/* Before 16, xl_heap_update's block references were numbered, not named */
+/*
+ * Releases without the VM block references (15.18) number the heap pages'
+ * block references instead of naming them.
+ */
 #ifndef HEAP_UPDATE_BLKREF_HEAP_NEW
 #define HEAP_UPDATE_BLKREF_HEAP_NEW 0
 #define HEAP_UPDATE_BLKREF_HEAP_OLD 1
