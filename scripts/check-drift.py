@@ -61,6 +61,23 @@ COPIES = [
     ('src/am/insert.c', 'src/backend/access/heap/heapam.c', 'heap_insert'),
     ('src/am/insert.c', 'src/backend/access/heap/heapam.c', 'heap_prepare_insert'),
     ('src/am/insert.c', 'src/backend/access/heap/heapam.c', 'log_heap_new_cid'),
+    # new versions labelheap toasted itself: heap_update without the toaster
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'heap_update'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'UpdateXmaxHintBits'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'compute_infobits'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'xmax_infomask_changed'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'get_mxact_status_for_lock'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'GetMultiXactIdHintBits'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'MultiXactIdGetUpdateXid'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'DoesMultiXactIdConflict'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'Do_MultiXactIdWait'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'MultiXactIdWait'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'heap_acquire_tuplock'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'compute_new_xmax_infomask'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'heap_attr_equals'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'HeapDetermineColumnsInfo'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'ExtractReplicaIdentity'),
+    ('src/am/update.c', 'src/backend/access/heap/heapam.c', 'log_heap_update'),
     # contrib/sepgsql's functions that labelam's object checks follow
     ('src/objects/check.c', 'contrib/sepgsql/uavc.c', 'sepgsql_avc_check_perms_label'),
     ('src/objects/check.c', 'contrib/sepgsql/uavc.c', 'sepgsql_avc_check_perms'),
@@ -125,7 +142,8 @@ def header_text(path):
 
 def recorded(header, name):
     """{major: hash or 'none'} recorded for name, or None."""
-    m = re.search(re.escape(name) +
+    # (not inside a longer name: MultiXactIdWait() in Do_MultiXactIdWait())
+    m = re.search(r'(?<!\w)' + re.escape(name) +
                   r'\s+sha256 prefix\s+((?:\d+:\s*(?:[0-9a-f]{16}|none)(?:,\s*)?)+)',
                   header)
     if m is None:

@@ -83,10 +83,11 @@ prepare_insert(Relation relation, HeapTuple tup, TransactionId xid,
 
 /*
  * log_heap_new_cid (heapam.c, PostgreSQL 18.6): combo CIDs for logical
- * decoding of catalog-like relations (user_catalog_table).
+ * decoding of catalog-like relations (user_catalog_table).  update.c's
+ * heap_update uses it too.
  */
-static XLogRecPtr
-log_heap_new_cid(Relation relation, HeapTuple tup)
+XLogRecPtr
+labelheap_log_heap_new_cid(Relation relation, HeapTuple tup)
 {
 	xl_heap_new_cid xlrec;
 
@@ -275,7 +276,7 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 		 * decode, so log that as well.
 		 */
 		if (RelationIsAccessibleInLogicalDecoding(relation))
-			log_heap_new_cid(relation, heaptup);
+			labelheap_log_heap_new_cid(relation, heaptup);
 
 		/*
 		 * If this is the single and first tuple on page, we can reinit the

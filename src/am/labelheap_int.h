@@ -100,32 +100,20 @@ extern HeapTuple labelheap_toast_tuple(Relation rel, Datum *values,
 									   LabelheapToast **state);
 extern void labelheap_toast_finish(LabelheapToast *state, bool written);
 
-/*
- * heap_update and rewriteheap skip their toaster for TOAST relations (TOAST
- * rows are never recursively toasted).  labelheap hands them tuples it has
- * already toasted itself by presenting the relation as such for the call;
- * assert-enabled servers assert there (see toast.c).  Inserts no longer use
- * it (labelheap_insert_final), nor do VACUUM FULL and CLUSTER (rewriteheap.c).
- */
-#define LABELHEAP_WITHOUT_HEAP_TOASTER(rel, stmt) \
-	do { \
-		char		saved_relkind_ = (rel)->rd_rel->relkind; \
-		(rel)->rd_rel->relkind = RELKIND_TOASTVALUE; \
-		PG_TRY(); \
-		{ \
-			stmt; \
-		} \
-		PG_FINALLY(); \
-		{ \
-			(rel)->rd_rel->relkind = saved_relkind_; \
-		} \
-		PG_END_TRY(); \
-	} while (0)
 
 /* insert.c: heap_insert for tuples toasted by labelheap (no toaster) */
 extern void labelheap_insert_final(Relation relation, HeapTuple tup,
 								   CommandId cid, int options,
 								   struct BulkInsertStateData *bistate);
+extern XLogRecPtr labelheap_log_heap_new_cid(Relation relation, HeapTuple tup);
+
+/* update.c: heap_update for new versions toasted by labelheap (no toaster) */
+extern TM_Result labelheap_update_final(Relation relation, ItemPointer otid,
+										HeapTuple newtup, CommandId cid,
+										Snapshot crosscheck, bool wait,
+										TM_FailureData *tmfd,
+										LockTupleMode *lockmode,
+										LabelamUpdateIndexes * update_indexes);
 
 /* write.c: tuple-writing callbacks */
 extern void labelheap_tuple_insert(Relation rel, TupleTableSlot *slot,

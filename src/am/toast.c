@@ -15,31 +15,26 @@
  *	  multi_insert batch): labelheap_insert_final (insert.c), heap_insert
  *	  without the toaster, writing heap's XLOG_HEAP_INSERT record.  Correct
  *	  by construction: no heap code decides anything about such a tuple.
+ *  - Updates: labelheap_update_final (update.c), heap_update without the
+ *	  toaster, writing heap's XLOG_HEAP_UPDATE/XLOG_HEAP_HOT_UPDATE record;
+ *	  correct by construction in the same way.
  *  - VACUUM FULL/CLUSTER copies: labelheap's own rewriteheap.c, whose
  *	  raw_heap_insert has no toaster (rewrite.c toasts each copy here with
  *	  the options heap's would use).
- *  - Updates: still the old bypass.  heap_update skips its toaster only
- *	  for TOAST relations (TOAST rows are never recursively toasted), and
- *	  LABELHEAP_WITHOUT_HEAP_TOASTER presents the relation as one
- *	  (relkind) for exactly the call.  Nothing else in that writer looks
- *	  at relkind (checked against 15.18 and 18.6), and nothing in it
- *	  processes invalidations that could rebuild rd_rel meanwhile, but an
- *	  assert-enabled server asserts there that the old and new versions
- *	  hold no out-of-line values.  Replacing it needs labelheap's own
- *	  heap_update (with its static helpers: lock acquisition, multixact
- *	  xmax computation, HOT decision, log_heap_update, replica identity;
- *	  about 2,200 lines in 18.6, see doc/DESIGN.md).
+ * No heap writer is ever handed a relation that claims to be something
+ * else.
  *
  * Tuples that need no TOAST work go to heap's writers as they are: heap
  * then provably leaves the header alone (its toaster runs only under the
  * condition labelheap_needs_toast tests).  labelam.debug_own_write sends
- * every tuple through this file, labelheap_insert_final and the bypass
- * (rewriteheap.c writes every copy), so that the test suites exercise the
- * rare paths.
+ * every tuple through this file, labelheap_insert_final and
+ * labelheap_update_final (rewriteheap.c writes every copy), so that the
+ * test suites exercise the rare paths.
  *
  * For an update, values of the old version that the new one no longer uses
  * must be deleted, but only once the update really happened (heap deletes
- * them while holding the old tuple locked); and values pushed out for an
+ * them while holding the old tuple locked; labelheap_update_final leaves
+ * that to labelheap_toast_finish, after it); and values pushed out for an
  * update that did not happen (concurrent update, EvalPlanQual retry) must
  * not linger.  labelheap_toast_finish does either.
  *
@@ -89,10 +84,9 @@ push_out(LabelheapToast *state, int attno, int options)
 /*
  * Toast values[]/isnull[] for rel (for an update, oldtup is the version
  * being replaced) and form a labeled tuple of the result.  The caller must
- * write it without heap's toaster (labelheap_insert_final, rewriteheap.c's
- * labelheap_rewrite_heap_tuple, or heap_update under
- * LABELHEAP_WITHOUT_HEAP_TOASTER) and then call
- * labelheap_toast_finish(*state, written).
+ * write it without heap's toaster (labelheap_insert_final,
+ * labelheap_update_final, or rewriteheap.c's labelheap_rewrite_heap_tuple)
+ * and then call labelheap_toast_finish(*state, written).
  */
 HeapTuple
 labelheap_toast_tuple(Relation rel, Datum *values, bool *isnull,

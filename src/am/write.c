@@ -2,8 +2,9 @@
  *
  * src/am/write.c
  *	  labelheap's tuple-writing callbacks: every new tuple version is formed
- *	  with a labeled header and written by heap's own writers (or, for new
- *	  tuples labelheap toasted itself, by its copy of heap_insert), so that
+ *	  with a labeled header and written by heap's own writers (or, for
+ *	  tuples labelheap toasted itself, by its copies of heap_insert and
+ *	  heap_update), so that
  *	  page layout, locking, HOT, WAL records and redo are heap's.
  *
  * Every write is checked before heap's writer runs, and a denial (ERROR
@@ -19,8 +20,8 @@
  *
  * A tuple that needs TOAST work is toasted by toast.c first; a new one is
  * then written by labelheap_insert_final (insert.c: heap_insert without
- * the toaster), a new version by heap_update with heap's toaster bypassed;
- * see toast.c.  A delete changes the old
+ * the toaster), a new version by labelheap_update_final (update.c:
+ * heap_update without the toaster); see toast.c.  A delete changes the old
  * version in place: labelheap_tuple_delete checks its label and calls
  * heap's callback.  Row locks are filter.c's (labelheap_tuple_lock).
  *
@@ -308,11 +309,8 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 						  &toast);
 	if (toast != NULL)
 	{
-		LABELHEAP_WITHOUT_HEAP_TOASTER(rel,
-									   result = labelam_heap_update(rel, otid, tuple, cid,
-																	crosscheck, wait,
-																	tmfd, lockmode,
-																	update_indexes));
+		result = labelheap_update_final(rel, otid, tuple, cid, crosscheck,
+										wait, tmfd, lockmode, update_indexes);
 		labelheap_toast_finish(toast, result == TM_Ok);
 	}
 	else
