@@ -11,7 +11,8 @@
 #      LABELAM_KEEP=1 keeps the work directory.
 set -uo pipefail
 
-# PG=all: every supported major in turn (PG_ALL, default "15 17 18"),
+# PG=all: every supported major in turn (PG_ALL, default "15 17 18-assert":
+# 18 built with --enable-cassert, so that CI runs one major assert-enabled),
 # each a run of this script of its own (a major's failure does not stop the
 # next), then one summary line.  17's core and sepgsql suites need a
 # PostgreSQL 17 source tree that this machine cannot fetch (README, "Other
@@ -19,7 +20,7 @@ set -uo pipefail
 # there, and the summary says so.
 if [ "${PG:-}" = all ]; then
 	total_p=0 total_f=0 summary=() not_run=
-	for major in ${PG_ALL:-15 17 18}; do
+	for major in ${PG_ALL:-15 17 18-assert}; do
 		all_parts=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
 		parts=$all_parts
 		src=
