@@ -7,9 +7,11 @@
 #        scripts/pg-get.sh --source MAJOR      prints the unpacked source tree
 #
 # MAJOR 18: Debian unstable's postgresql-18 source package (the only archive
-# that serves it), fetched with a private apt configuration (the host's apt
-# sources are left alone), unpacked with Debian's patches applied, built with
-# the options labelam's tests need.  "-assert" adds --enable-cassert.
+# that serves it); MAJOR 15: Debian 12's postgresql-15 source package (the
+# installed server's, for an assert-enabled build of it: 15-assert).  Either
+# is fetched with a private apt configuration (the host's apt sources are
+# left alone), unpacked with Debian's patches applied, built with the
+# options labelam's tests need.  "-assert" adds --enable-cassert.
 #
 # Cache: $LABELAM_PG_CACHE (default /var/tmp/labelam-pg): apt/ (lists and
 # downloaded source), src/postgresql-MAJOR/ (unpacked), inst/MAJOR[-assert]/
@@ -18,13 +20,21 @@
 set -euo pipefail
 
 CACHE=${LABELAM_PG_CACHE:-/var/tmp/labelam-pg}
+PKG_VERSION=
 die() { echo "labelam: pg-get: $*" >&2; exit 2; }
 
 mode=build
 if [ "${1:-}" = --source ]; then mode=source; shift; fi
 want=${1:?usage: pg-get.sh [--source] MAJOR[-assert]}
 major=${want%-assert}
-case "$major" in 18) ;; *) die "no recipe for PostgreSQL $major (15: Debian 12's packages; 17: scripts/pg17-root.sh)" ;; esac
+case "$major" in
+	18) SUITES="http://deb.debian.org/debian unstable main" ;;
+	# the installed server's own version (Debian 12's point release)
+	15) SUITES="http://deb.debian.org/debian bookworm main"
+		PKG_VERSION=$(dpkg-query -W -f='${Version}' postgresql-15 2>/dev/null) ||
+			die "15-assert builds the installed postgresql-15's source: install it first (scripts/deps.sh)" ;;
+	*) die "no recipe for PostgreSQL $major (17: scripts/pg17-root.sh)" ;;
+esac
 assert=; [ "$want" != "$major" ] && assert=--enable-cassert
 
 # Everything the source package's configure line below needs.
@@ -33,9 +43,14 @@ BUILD_DEPS=(dpkg-dev gcc make bison flex perl libipc-run-perl libreadline-dev zl
 	libxml2-dev libkrb5-dev)
 
 apt_private() {
-	local a=$CACHE/apt
+	local a=$CACHE/apt suite
+	[ "$major" = 18 ] || a=$CACHE/apt-$major	# (18's was the first)
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable main" >"$a/sources.list"
+	: >"$a/sources.list"
+	IFS='|' read -ra suites <<<"$SUITES"
+	for suite in "${suites[@]}"; do
+		echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $suite" >>"$a/sources.list"
+	done
 	APT_OPTS=(-o "Dir::Etc::SourceList=$a/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache")
 }
@@ -54,7 +69,7 @@ get_source() {
 	apt_private
 	apt-get "${APT_OPTS[@]}" update -qq >&2
 	rm -rf "$dir"; mkdir -p "$dir"
-	(cd "$dir" && apt-get "${APT_OPTS[@]}" source -qq "postgresql-$major" >&2) ||
+	(cd "$dir" && apt-get "${APT_OPTS[@]}" source -qq "postgresql-$major${PKG_VERSION:+=$PKG_VERSION}" >&2) ||
 		die "could not fetch the source package postgresql-$major"
 	tree=$(ls -d "$dir"/postgresql-"$major"-*/ | tail -1)
 	ver=$(cd "$tree" && dpkg-parsechangelog -S Version)

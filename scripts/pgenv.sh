@@ -25,21 +25,22 @@ die() { echo "labelam: $*" >&2; exit 2; }
 #              itself chrooted there (pg_enter_root, below)
 # 15 (default): Debian 12's postgresql-15, installed by scripts/deps.sh.
 # 17: Debian 13's postgresql-17 in the root of scripts/pg17-root.sh.
-# 18: Debian unstable's source of postgresql-18, built by scripts/pg-get.sh.
+# 18: Debian unstable's source of postgresql-18, built by scripts/pg-get.sh;
+# 15-assert and 18-assert: the same sources built with --enable-cassert.
 PG=${PG:-15}
 PG_ROOT=
 case "$PG" in
 	15) PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} ;;
 	17) PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config
 		PG_ROOT=$LABELAM_TOP/scripts/pg17-root.sh ;;
-	18 | 18-assert) PG_CONFIG=$("$LABELAM_TOP/scripts/pg-get.sh" "$PG") ||
+	15-assert | 18 | 18-assert) PG_CONFIG=$("$LABELAM_TOP/scripts/pg-get.sh" "$PG") ||
 		die "PG=$PG: scripts/pg-get.sh failed"
 		# the tree it was built from: PostgreSQL's own suites (check-pg.sh)
 		# and contrib/sepgsql's (check-sepgsql.sh)
 		PG_SOURCE=${PG_SOURCE:-$("$LABELAM_TOP/scripts/pg-get.sh" --source "${PG%-assert}")} ||
 			die "PG=$PG: scripts/pg-get.sh --source failed"
 		export PG_SOURCE ;;
-	*) die "PG=$PG: not a supported PostgreSQL major (15, 17, 18, 18-assert)" ;;
+	*) die "PG=$PG: not a supported PostgreSQL major (15, 15-assert, 17, 18, 18-assert)" ;;
 esac
 export PG
 

@@ -62,7 +62,9 @@ labelam_tuple_secid(PG_FUNCTION_ARGS)
 	ItemPointer tid = (ItemPointer) PG_GETARG_POINTER(1);
 	Oid			secid = InvalidOid;
 
-	if (ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
+	/* (an invalid tid such as '(0,0)' names no tuple: 16+ asserts on it) */
+	if (ItemPointerIsValid(tid) &&
+		ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
 		secid = labelheap_version_secid(rel, tid, NULL, NULL);
 	relation_close(rel, AccessShareLock);
 

@@ -209,7 +209,12 @@ labelam_row_label(PG_FUNCTION_ARGS)
 				 (rel->rd_rel->relispartition || has_superclass(relid)) ?
 				 errhint("A partitioned table or inheritance tree can show security_label only if every table in it uses labelheap.") : 0));
 
-	secid = selectable_version_secid(rel, tid, cache);
+	/*
+	 * Parse analysis only lets a row's own ctid get here, but an invalid
+	 * tid would name no row (16+ asserts on it)
+	 */
+	secid = ItemPointerIsValid(tid) ?
+		selectable_version_secid(rel, tid, cache) : InvalidOid;
 	if (OidIsValid(secid) &&
 		avc_check_tuple(rel, secid, AVC_DB_TUPLE_SELECT))
 		label = label_text(secid);
