@@ -23,7 +23,8 @@
  * meeting a hidden conflicting row fails at once instead of retrying.
  *
  * Filtered sequential and bitmap heap scans skip block ranges whose label
- * summary lists no label the session may select (skip.c).
+ * summary lists no label the session may select (skip.c; on 17 and 18
+ * skip_stream.c, bitmap heap scans on 18 skip_bitmap.c).
  *
  * Index-only scans would answer from the index and the visibility map
  * without asking the AM: ios.c makes them ask.  Bitmap heap scans always
@@ -254,8 +255,9 @@ labelheap_scan_bitmap_next_tuple(TableScanDesc scan,
 }
 #else
 /*
- * 18: heap iterates the bitmap itself, through a read stream; no block is
- * skipped (label summaries are not consulted), every tuple is filtered.
+ * 18: heap iterates the bitmap itself, through a read stream, which
+ * skip_bitmap.c gives the scan and which skips blocks in ranges holding no
+ * label the session may select; every tuple is filtered.
  */
 bool
 labelheap_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
@@ -263,15 +265,24 @@ labelheap_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
 								 uint64 *exact_pages)
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
+	HeapScanDesc hscan = (HeapScanDesc) scan;
 	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
 
-	while (heap->scan_bitmap_next_tuple(scan, slot, recheck, lossy_pages,
-										exact_pages))
+	for (;;)
 	{
+		/* heap moves to its stream's next block: decisions ahead still hold? */
+		if (hscan->rs_cindex >= hscan->rs_ntuples)
+			labelheap_skip_bitmap_sync(scan, mode == READ_FILTERED,
+									   lossy_pages, exact_pages);
+		if (!heap->scan_bitmap_next_tuple(scan, slot, recheck, lossy_pages,
+										  exact_pages))
+		{
+			labelheap_skip_bitmap_ended(scan);
+			return false;
+		}
 		if (slot_passes(scan->rs_rd, slot, mode))
 			return true;
 	}
-	return false;
 }
 #endif
 

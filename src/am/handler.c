@@ -54,8 +54,22 @@ labelheap_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 												 pscan, flags);
 	labelheap_rewrite_scan_begin(scan);
 	labelheap_skip_stream_begin(scan);	/* 17+: skip_stream.c */
+	labelheap_skip_bitmap_begin(scan);	/* 18+: skip_bitmap.c */
 	return scan;
 }
+
+#if PG_VERSION_NUM >= 180000
+static void
+labelheap_scan_rescan(TableScanDesc scan, struct ScanKeyData *key,
+					  bool set_params, bool allow_strat, bool allow_sync,
+					  bool allow_pagemode)
+{
+	labelheap_skip_bitmap_rescan(scan);	/* before heap resets rs_cblock */
+	GetHeapamTableAmRoutine()->scan_rescan(scan, key, set_params,
+										   allow_strat, allow_sync,
+										   allow_pagemode);
+}
+#endif
 
 static void
 labelheap_scan_end(TableScanDesc scan)
@@ -63,6 +77,7 @@ labelheap_scan_end(TableScanDesc scan)
 	if (unlikely(labelheap_rewrite_active))
 		labelheap_rewrite_scan_end(scan);
 	labelheap_skip_stream_end(scan);
+	labelheap_skip_bitmap_end(scan);
 	GetHeapamTableAmRoutine()->scan_end(scan);
 }
 
@@ -82,6 +97,9 @@ labelheap_routine(void)
 
 		labelheap_methods.scan_begin = labelheap_scan_begin;
 		labelheap_methods.scan_end = labelheap_scan_end;
+#if PG_VERSION_NUM >= 180000
+		labelheap_methods.scan_rescan = labelheap_scan_rescan;
+#endif
 		labelheap_methods.scan_getnextslot = labelheap_scan_getnextslot;
 		labelheap_methods.scan_getnextslot_tidrange = labelheap_scan_getnextslot_tidrange;
 		labelheap_methods.index_fetch_tuple = labelheap_index_fetch_tuple;

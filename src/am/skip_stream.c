@@ -412,7 +412,7 @@ labelheap_skip_stream_sync(TableScanDesc sscan, bool allowed)
 		(sscan->rs_flags & SO_ALLOW_PAGEMODE) && sscan->rs_nkeys == 0;
 	/* a reset below could not redo heap_setscanlimits' countdown */
 	allowed = allowed && scan->rs_numblocks == InvalidBlockNumber;
-	epoch = avc_decision_epoch;
+	epoch = avc_current_epoch();
 	if (allowed == ss->allowed && labelheap_summary_writes == ss->writes &&
 		epoch == ss->epoch)
 		return;

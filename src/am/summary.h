@@ -62,8 +62,9 @@ extern bool labelheap_summary_corrupt(Relation index, BlockNumber heapblk,
  * skip.c and skip_stream.c: scans that skip ranges holding no label the
  * session may select.  Sequential scans: on 15 skip.c moves heap's scan
  * past them; 17 and 18 read blocks through a read stream, and labelheap's
- * (skip_stream.c) leaves them out.  Bitmap heap scans up to 17 (18
- * iterates the bitmap inside heap's own read stream).
+ * (skip_stream.c) leaves them out.  Bitmap heap scans: up to 17 the AM
+ * declines a skippable block (skip.c); 18 iterates the bitmap inside
+ * heap's read stream, and labelheap's (skip_bitmap.c) leaves them out.
  */
 extern bool labelheap_range_unreadable(Relation rel, Relation index,
 									   BlockNumber blk);
@@ -106,6 +107,18 @@ labelheap_skip_position(TableScanDesc sscan, ScanDirection direction,
 #if PG_VERSION_NUM < 180000
 extern bool labelheap_skip_bitmap_block(TableScanDesc scan,
 										struct TBMIterateResult *tbmres);
+#define labelheap_skip_bitmap_begin(sscan) ((void) 0)
+#define labelheap_skip_bitmap_rescan(sscan) ((void) 0)
+#define labelheap_skip_bitmap_end(sscan) ((void) 0)
+#else
+/* skip_bitmap.c: 18's bitmap heap scans, whose heap iterates the bitmap */
+extern void labelheap_skip_bitmap_begin(TableScanDesc sscan);
+extern void labelheap_skip_bitmap_rescan(TableScanDesc sscan);
+extern void labelheap_skip_bitmap_end(TableScanDesc sscan);
+extern void labelheap_skip_bitmap_sync(TableScanDesc sscan, bool allowed,
+									   uint64 *lossy_pages,
+									   uint64 *exact_pages);
+extern void labelheap_skip_bitmap_ended(TableScanDesc sscan);
 #endif
 extern bool labelheap_skip_ranges;
 

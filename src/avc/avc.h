@@ -98,6 +98,14 @@ extern bool avc_check_tuple_for_statistics(Relation rel, Oid object_secid,
 extern PGDLLIMPORT uint64 avc_decision_epoch;
 
 /*
+ * avc_decision_epoch once a new policy or enforcing mode the statement has
+ * not yet looked for is taken in (the AVC looks lazily, at its first
+ * decision in a statement): a caller that compares epochs before deciding
+ * ahead sees the change then, not in the middle of its decisions.
+ */
+extern uint64 avc_current_epoch(void);
+
+/*
  * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming
  * the relation and the permission.  For the write path.
  */

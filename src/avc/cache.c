@@ -342,6 +342,14 @@ avc_revalidate(void)
 	avc_revalidate_pending = false;
 }
 
+uint64
+avc_current_epoch(void)
+{
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	return avc_decision_epoch;
+}
+
 /*
  * Forget the decisions but keep the local labels, so that ids held by
  * callers stay valid.

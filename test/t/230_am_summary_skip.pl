@@ -1,7 +1,8 @@
 # test/t/230_am_summary_skip.pl -- label summaries and range skipping under
 # Debian's MLS policy: filtered scans that skip block ranges return exactly
 # what they return without skipping (labelam.skip_ranges = off), for every
-# level, through seq, parallel seq and bitmap heap scans, after every kind
+# level, through seq, parallel seq, bitmap and parallel bitmap heap scans
+# (on 18 too, whose heap iterates the bitmap itself), after every kind
 # of write (insert, COPY, update, HOT update, rows of open transactions,
 # rows older snapshots still see, a cursor's own transaction writing
 # behind it), and after rewrites; they read fewer heap blocks doing it;
@@ -61,7 +62,10 @@ my %paths = (
 	'seq scan' => 'SET enable_indexscan = off; SET enable_bitmapscan = off;',
 	'parallel seq scan' => 'SET enable_indexscan = off; SET enable_bitmapscan = off; '
 	  . 'SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;',
-	'bitmap scan' => 'SET enable_seqscan = off; SET enable_indexscan = off;');
+	'bitmap scan' => 'SET enable_seqscan = off; SET enable_indexscan = off;',
+	'parallel bitmap scan' => 'SET enable_seqscan = off; SET enable_indexscan = off; '
+	  . 'SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; '
+	  . 'SET min_parallel_index_scan_size = 0;');
 my $digest = "SELECT count(*) || ' ' || md5(string_agg(id || lvl, ',' ORDER BY id)) FROM doc WHERE id > 0";
 
 # Every role and path: the same rows with and without skipping, and the
@@ -86,16 +90,35 @@ sub same_results
 		'0', "$what: verify_labels finds nothing");
 }
 
-# heap blocks a seq scan of doc reads, from the statistics
+# heap blocks a scan of doc reads, from the statistics: a seq scan, or
+# with $path a bitmap heap scan (parallel or not) of every row
 sub blocks_read
 {
-	my ($role, $set) = @_;
+	my ($role, $set, $path) = @_;
 	my $stat = "SELECT heap_blks_hit + heap_blks_read FROM pg_statio_user_tables WHERE relname = 'doc'";
 	my $before = $node->safe_psql('postgres', $stat);
-	# the session's statistics are flushed when it ends
-	as($role, "$set SET enable_indexscan = off; SET enable_bitmapscan = off; "
-		  . "SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM doc");
+	# the session's statistics are flushed when it ends (workers' too)
+	as($role, "$set " . ($path ? "$paths{$path} SELECT count(*) FROM doc WHERE id > 0"
+		: "SET enable_indexscan = off; SET enable_bitmapscan = off; "
+		  . "SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM doc"));
 	return $node->safe_psql('postgres', $stat) - $before;
+}
+
+# EXPLAIN ANALYZE's "Heap Blocks" of a bitmap heap scan of doc: exact and
+# lossy pages, summed over the leader's line and (18) each worker's
+sub heap_blocks
+{
+	my ($role, $set, $path) = @_;
+	my $plan = as($role, "$set $paths{$path} EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
+		  . "SELECT count(*) FROM doc WHERE id > 0");
+	die "not a bitmap heap scan: $plan" unless $plan =~ /Bitmap Heap Scan/;
+	my ($exact, $lossy) = (0, 0);
+	for my $line ($plan =~ /Heap Blocks:(.*)/g)
+	{
+		$exact += $1 if $line =~ /exact=(\d+)/;
+		$lossy += $1 if $line =~ /lossy=(\d+)/;
+	}
+	return " exact=$exact lossy=$lossy";
 }
 
 same_results('runs of labels');
@@ -105,6 +128,35 @@ my $reading = blocks_read('r_s0', 'SET labelam.skip_ranges = off;');
 cmp_ok($reading, '>=', $pages, "without skipping an s0 scan reads all $pages blocks");
 cmp_ok($skipping, '<', $pages / 5, "with skipping it reads $skipping blocks");
 cmp_ok(blocks_read('r_s2', ''), '>=', $pages, 'an s2 scan (may read every label) reads every block');
+note "seq scan, s0: $skipping blocks read with skipping, $reading without, of $pages";
+
+# Bitmap heap scans of every row: a block skipped is never read, and
+# counted in EXPLAIN ANALYZE's Heap Blocks all the same (as the executor
+# counts up to 17 every page of the bitmap, read or declined by the AM).
+like(as('r_s0', "$paths{'parallel bitmap scan'} EXPLAIN (COSTS OFF) SELECT count(*) FROM doc WHERE id > 0"),
+	qr/Parallel Bitmap Heap Scan/, 'the parallel bitmap path is a parallel bitmap heap scan');
+# (the blocks holding rows: from 16 a bulk insert extends the table by
+# several empty blocks at once, which a bitmap names none of)
+my $used = as('r_s2', "SELECT count(DISTINCT (ctid::text::point)[0]::int) FROM doc");
+for my $path ('bitmap scan', 'parallel bitmap scan')
+{
+	my $bskipping = blocks_read('r_s0', '', $path);
+	my $breading = blocks_read('r_s0', 'SET labelam.skip_ranges = off;', $path);
+	cmp_ok($breading, '>=', $used, "$path: without skipping an s0 scan reads all $used blocks holding rows");
+	cmp_ok($bskipping, '<', $pages / 5, "$path: with skipping it reads $bskipping blocks");
+	cmp_ok(blocks_read('r_s2', '', $path), '>=', $used, "$path: an s2 scan reads every block holding rows");
+	note "$path, s0: $bskipping blocks read with skipping, $breading without, of $used";
+}
+# (up to 17 EXPLAIN shows the leader's pages only: how many the workers
+# took varies)
+my $server_version = $node->safe_psql('postgres', 'SHOW server_version_num');
+for my $path ('bitmap scan', $server_version >= 180000 ? ('parallel bitmap scan') : ())
+{
+	my $all = heap_blocks('r_s0', 'SET labelam.skip_ranges = off;', $path);
+	my ($all_n) = $all =~ /exact=(\d+)/;
+	cmp_ok($all_n // 0, '>=', $used, "$path: without skipping EXPLAIN ANALYZE counts every block (Heap Blocks:$all)");
+	is(heap_blocks('r_s0', '', $path), $all, "$path: with skipping the same");
+}
 
 like($node->safe_psql('postgres', q{
 	EXPLAIN SELECT * FROM doc WHERE id = 1}), qr/doc_id/,
@@ -228,6 +280,65 @@ cmp_ok($fetched{ahead_off}, '>', 0,
 	'a cursor past its last readable block fetches rows its own transaction wrote after it got there');
 is($fetched{ahead_on}, $fetched{ahead_off},
 	"... the same rows with and without skipping ($fetched{ahead_on}): a look-ahead is dropped when the transaction writes");
+
+# The same for bitmap heap scans, whose stream takes entries from the TID
+# bitmap ahead and cannot give them back to it.  Rows written after the
+# bitmap was built are returned from lossy pages (all their rows are read
+# and rechecked): work_mem at its minimum makes every page of a table of
+# more than about 1000 pages lossy.  Range 0 is s1 rows in blocks 0-6 and
+# s0 rows in block 7; later ranges are s1 rows, and one block in each has
+# most of its rows deleted (not all: a lossy page is in the bitmap only if
+# the index named one of its rows).  The cursor's first FETCH reads block
+# 7, its stream skips every later range (none holds an s0 row yet); the
+# outer INSERT then writes s0 rows into the freed space while the cursor
+# is still returning block 7's rows.  A scan that kept those skips would
+# end after block 7.
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION fetch_bitmap(tbl text) RETURNS text LANGUAGE plpgsql AS $$
+	DECLARE
+		c refcursor := 'bitmap_c';
+		r record;
+	BEGIN
+		IF NOT EXISTS (SELECT 1 FROM pg_cursors WHERE name = 'bitmap_c') THEN
+			OPEN c FOR EXECUTE format('SELECT id FROM %I WHERE id > 0', tbl);
+		END IF;
+		FETCH c INTO r;
+		RETURN coalesce(r.id::text, 'none');
+	END $$;
+	GRANT EXECUTE ON FUNCTION fetch_bitmap(text) TO PUBLIC;
+});
+my $bitmap_set = 'SET enable_seqscan = off; SET enable_indexscan = off; SET max_parallel_workers_per_gather = 0; '
+  . "SET work_mem = '64kB';";
+for my $skip ('on', 'off')
+{
+	my $b = "lossy_$skip";
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE $b (id int, body text) USING labelheap;
+		CREATE INDEX ${b}_labels ON $b USING labelsummary (id);
+		CREATE INDEX ${b}_id ON $b (id);
+		GRANT ALL ON $b TO PUBLIC;
+	});
+	as('r_s1', "INSERT INTO $b SELECT g, repeat('h', 1000) FROM generate_series(1, 20) g");
+	my $per_block = as('r_s1', "SELECT count(*) FROM $b WHERE ctid < '(1,0)'");
+	as('r_s1', "TRUNCATE $b");
+	as('r_s1', "INSERT INTO $b SELECT g, repeat('h', 1000) FROM generate_series(1, 7 * $per_block) g");
+	as('r_s0', "INSERT INTO $b SELECT g, repeat('l', 1000) FROM generate_series(100001, 100000 + $per_block) g");
+	as('r_s1', "INSERT INTO $b SELECT g, repeat('h', 1000) FROM generate_series(200001, 200000 + 1400 * $per_block) g");
+	as('r_s1', "DELETE FROM $b WHERE (ctid::text::point)[0]::int % 8 = 4 AND (ctid::text::point)[0]::int >= 16 "
+		  . "AND (ctid::text::point)[1]::int > 1");
+	$node->safe_psql('postgres', "VACUUM ANALYZE $b");
+	is(as('r_s0', "SELECT min((ctid::text::point)[0]::int) || '-' || max((ctid::text::point)[0]::int) FROM $b"),
+		'7-7', "$b: the s0 rows fill block 7 (the last block of range 0)");
+	my $plan = as('r_s0', "$bitmap_set EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM $b WHERE id > 0");
+	like($plan, qr/Bitmap Heap Scan.*Heap Blocks:.*lossy=\d+/s, "$b: the cursor's plan is a lossy bitmap heap scan");
+	$fetched{"lossy_$skip"} = as('r_s0', "SET labelam.skip_ranges = $skip; $bitmap_set "
+		  . "BEGIN; INSERT INTO $b SELECT 50000 + g, rpad(fetch_bitmap('$b'), 1000) FROM generate_series(1, 100) g; "
+		  . "SELECT count(*) FILTER (WHERE btrim(body) <> 'none' AND btrim(body)::int > 50000) FROM $b WHERE id BETWEEN 50001 AND 50100; ROLLBACK;");
+}
+cmp_ok($fetched{lossy_off}, '>', 0,
+	'a bitmap cursor past its last readable block fetches rows its own transaction wrote into lossy pages after it got there');
+is($fetched{lossy_on}, $fetched{lossy_off},
+	"... the same rows with and without skipping ($fetched{lossy_on}): skipped bitmap entries are decided again when the transaction writes");
 
 # --- rewrites rebuild the summary (under MLS only a one-level table can be
 # rewritten: a rewrite updates every row)
