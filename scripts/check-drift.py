@@ -39,6 +39,8 @@ COPIES = [
      'heapgettup_initial_block'),
     ('src/am/skip_stream.c', 'src/backend/access/heap/heapam.c',
      'heapgettup_advance_block'),
+    ('src/am/skip_bitmap.c', 'src/backend/access/heap/heapam.c',
+     'bitmapheap_stream_read_next'),
     # VACUUM FULL and CLUSTER
     ('src/am/rewrite.c', HEAPAM_HANDLER, 'heapam_relation_copy_for_cluster'),
     ('src/am/rewrite.c', HEAPAM_HANDLER, 'reform_and_rewrite_tuple'),
