@@ -340,6 +340,40 @@ cmp_ok($fetched{lossy_off}, '>', 0,
 is($fetched{lossy_on}, $fetched{lossy_off},
 	"... the same rows with and without skipping ($fetched{lossy_on}): skipped bitmap entries are decided again when the transaction writes");
 
+# The session's decisions change while a bitmap cursor is open (here the
+# server goes permissive between two FETCHes): the entries its stream
+# skipped under the old decisions, whose turn has not come, are decided
+# again; the cursor returns what it returns without skipping.
+my %permissive;
+for my $skip ('on', 'off')
+{
+	my $bg = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ]);
+	$bg->query_safe("SET labelam.skip_ranges = $skip");
+	$bg->query_safe('SET enable_seqscan = off');
+	$bg->query_safe('SET enable_indexscan = off');
+	$bg->query_safe('SET max_parallel_workers_per_gather = 0');
+	$bg->query_safe('BEGIN');
+	$bg->query_safe('DECLARE pc CURSOR FOR SELECT id FROM lossy_on WHERE id > 0');
+	my $first = $bg->query_safe('FETCH 1 FROM pc');
+	$node->safe_psql('postgres', 'ALTER SYSTEM SET labelam.enforcing = off; SELECT pg_reload_conf()');
+	for (1 .. 100)
+	{
+		last if $bg->query_safe('SHOW labelam.enforcing') =~ /off/;
+		select(undef, undef, undef, 0.1);
+	}
+	my $rest = $bg->query_safe('FETCH ALL FROM pc');
+	my @rows = split /\n/, $rest;
+	$permissive{$skip} = "$first, then " . scalar(@rows) . ' rows';
+	$bg->query_safe('COMMIT');
+	$bg->quit;
+	$node->safe_psql('postgres', 'ALTER SYSTEM RESET labelam.enforcing; SELECT pg_reload_conf()');
+	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', 'on')
+	  or die 'labelam.enforcing stays off';
+}
+like($permissive{off}, qr/^100001, then \d{4,} rows$/,
+	"a bitmap cursor of an s0 session returns hidden rows once the server is permissive ($permissive{off})");
+is($permissive{on}, $permissive{off}, '... the same with skipping: what its stream skipped is decided again');
+
 # --- rewrites rebuild the summary (under MLS only a one-level table can be
 # rewritten: a rewrite updates every row)
 as('r_s1', q{
