@@ -80,7 +80,7 @@
  * src/backend/access/heap/heapam.c, PostgreSQL 18.6, and checked by
  * scripts/check-drift.py against 18 (15 has no read streams, and 17's
  * bitmap heap scans are skip.c's):
- *	  bitmapheap_stream_read_next() sha256 prefix 15: none, 18: 0000000000000000
+ *	  bitmapheap_stream_read_next() sha256 prefix 15: none, 18: 6805c1d24e29ae12
  *
  * Portions Copyright (c) 1996-2025, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
