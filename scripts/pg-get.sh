@@ -108,6 +108,10 @@ log=$CACHE/build/$want.log
 echo "labelam: building PostgreSQL $version ${assert:+(assert-enabled) }into $prefix (about 10 minutes; log $log)" >&2
 start=$(date +%s)
 (
+	# run from "make test", make's MAKELEVEL would say this is a sub-make:
+	# PostgreSQL's makefiles generate their headers (errcodes.h, ...) only
+	# at MAKELEVEL 0, and the build fails without them
+	unset MAKELEVEL MAKEFLAGS MFLAGS
 	cd "$build"
 	"$tree/configure" --prefix="$prefix" --enable-tap-tests --with-lz4 --with-zstd \
 		--with-selinux --with-openssl --with-icu --with-libxml --with-gssapi \
