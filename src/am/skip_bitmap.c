@@ -38,7 +38,11 @@
  * (and rechecked), and an exact page's TIDs are followed along their HOT
  * chains (heap_hot_search_buffer), so a row version the scan's own
  * transaction writes into such a page after the bitmap was built is
- * returned if it is visible and passes the recheck.
+ * returned if it is visible and passes the recheck (so is one it writes
+ * at a TID of the bitmap that a concurrent VACUUM freed).  Every such
+ * write is a labelheap writer's, which counts it in
+ * labelheap_summary_writes when it widens a summary entry (one that does
+ * not widen one changes no decision), and is handled below.
  *
  * The stream decides ahead: when it hands out a block it may already have
  * decided, and skipped, blocks whose turn comes later.  A decision rests
