@@ -28,7 +28,9 @@
  * Nothing of that changes inside heap's scan_getnextslot, which runs no
  * user code; so labelheap_skip_stream_sync, called by every
  * scan_getnextslot before heap's whenever heap may consult the stream,
- * compares them with what the stream's decisions were made under and, if
+ * compares them (the AVC's lazy revalidation done first, avc_current_epoch,
+ * so that a new policy is not first noticed inside the callback) with what
+ * the stream's decisions were made under and, if
  * anything changed, resets the stream to continue after the current block
  * (as heap does when the direction changes): every block consumed after a
  * change was decided after it.  Parallel scans are never reset (a reset
