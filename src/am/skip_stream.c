@@ -30,10 +30,10 @@
  * scan_getnextslot before heap's whenever heap may consult the stream,
  * compares them (the AVC's lazy revalidation done first, avc_current_epoch,
  * so that a new policy is not first noticed inside the callback) with what
- * the stream's decisions were made under and, if
- * anything changed, resets the stream to continue after the current block
- * (as heap does when the direction changes): every block consumed after a
- * change was decided after it.  Parallel scans are never reset (a reset
+ * the stream's decisions were made under and, if anything changed, resets
+ * the stream to continue after the current block (as heap does when the
+ * direction changes): every block consumed after a change was decided
+ * after it.  Parallel scans are never reset (a reset
  * would drop blocks taken from the shared allocation); parallel mode
  * forbids writes, and a decision there follows the current key from the
  * next range on, as on 15.
