@@ -34,7 +34,7 @@ command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --be
 
 labelam_setup --bench
 LABELAM_KEEP_ON_FAIL=0
-mapfile -t CONF < <(grep -v '^[[:space:]]*\(#\|$\)' "$LABELAM_TOP/test/test.conf")
+mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
 cluster_start instr "${CONF[@]}" "autovacuum = off" "jit = off" \
 	"max_parallel_workers_per_gather = 0" "shared_buffers = '256MB'"
 q() { psql_q "$@"; }

@@ -25,6 +25,8 @@ extern HeapTuple labelheap_form_tuple(TupleDesc desc, Datum *values,
 									  bool *isnull, Oid secid);
 extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
 										   Oid secid);
+extern HeapTuple labelheap_label_in_place(HeapTuple tuple, TupleDesc desc,
+										   Oid secid);
 extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
 typedef void (*LabelheapStoredFn) (HeapTupleHeader tup, uint32 len,

@@ -429,6 +429,34 @@ labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid)
 }
 
 /*
+ * The same for the n tuples a batch placed (COPY), the i-th at tids[i]
+ * labeled secids[i]: each run of tuples of one label in one range is
+ * noted once.
+ */
+void
+labelheap_summary_note_batch(Relation rel, TupleTableSlot **slots,
+							 const Oid *secids, int n)
+{
+	BlockNumber last_range = InvalidBlockNumber;
+	Oid			last_secid = InvalidOid;
+	int			i;
+
+	if (summary_cache(rel)->nindexes == 0)
+		return;
+	for (i = 0; i < n; i++)
+	{
+		BlockNumber blk = ItemPointerGetBlockNumber(&slots[i]->tts_tid);
+
+		if (blk / LABELSUMMARY_PAGES_PER_RANGE == last_range &&
+			secids[i] == last_secid)
+			continue;
+		labelheap_summary_note(rel, blk, secids[i]);
+		last_range = blk / LABELSUMMARY_PAGES_PER_RANGE;
+		last_secid = secids[i];
+	}
+}
+
+/*
  * Range entry of heap block heapblk in the summary index; false if the
  * summary has none (the range must be read).
  */

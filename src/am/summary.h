@@ -49,6 +49,9 @@ typedef struct LabelSummaryRelCache
 
 /* summary.c: storage, the index access method, writers */
 extern void labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid);
+extern void labelheap_summary_note_batch(Relation rel,
+										 TupleTableSlot **slots,
+										 const Oid *secids, int n);
 extern bool labelheap_summary_entry(Relation index, BlockNumber heapblk,
 									LabelSummaryEntry *entry);
 extern Oid	labelheap_summary_scan_index(Relation rel);

@@ -114,6 +114,31 @@ labelheap_form_tuple(TupleDesc desc, Datum *values, bool *isnull, Oid secid)
 	return tuple;
 }
 
+/* May src take the label by copy_with_label/label_in_place? */
+static inline bool
+label_fits_shape(HeapTuple src, TupleDesc desc, uint32 hoff)
+{
+	HeapTupleHeader s = src->t_data;
+
+	return HeapTupleHeaderGetNatts(s) == desc->natts &&
+		(s->t_hoff == hoff || s->t_hoff == hoff - LABELHEAP_LABEL_SIZE) &&
+		s->t_hoff <= src->t_len;
+}
+
+/* the label secid in td, whose header, bitmap and data are in place */
+static inline void
+set_label(HeapTupleHeader td, uint32 hoff, uint32 len, Oid secid)
+{
+	char	   *label = (char *) td + hoff - LABELHEAP_LABEL_SIZE;
+
+	HeapTupleHeaderSetDatumLength(td, len);
+	ItemPointerSetInvalid(&(td->t_ctid));
+	td->t_hoff = hoff;
+	td->t_infomask |= LABELHEAP_HAS_LABEL;
+	*(uint32 *) label = label_check_value(secid);
+	*(Oid *) (label + sizeof(uint32)) = secid;
+}
+
 /*
  * A copy of a formed tuple (all of desc's attributes, a plain or a labeled
  * header) with the label secid: the header and data are copied as they
@@ -129,11 +154,8 @@ labelheap_copy_with_label(HeapTuple src, TupleDesc desc, Oid secid)
 	uint32		hoff = labeled_hoff(s);
 	uint32		data_len;
 	uint32		len;
-	char	   *label;
 
-	if (HeapTupleHeaderGetNatts(s) != desc->natts ||
-		(s->t_hoff != hoff && s->t_hoff != hoff - LABELHEAP_LABEL_SIZE) ||
-		s->t_hoff > src->t_len)
+	if (!label_fits_shape(src, desc, hoff))
 		return NULL;
 
 	data_len = src->t_len - s->t_hoff;
@@ -147,13 +169,44 @@ labelheap_copy_with_label(HeapTuple src, TupleDesc desc, Oid secid)
 	/* header, null bitmap and its padding; then the label; then the data */
 	memcpy(td, s, hoff - LABELHEAP_LABEL_SIZE);
 	memcpy((char *) td + hoff, (char *) s + s->t_hoff, data_len);
-	HeapTupleHeaderSetDatumLength(td, len);
-	ItemPointerSetInvalid(&(td->t_ctid));
-	td->t_hoff = hoff;
-	td->t_infomask |= LABELHEAP_HAS_LABEL;
-	label = (char *) td + hoff - LABELHEAP_LABEL_SIZE;
-	*(uint32 *) label = label_check_value(secid);
-	*(Oid *) (label + sizeof(uint32)) = secid;
+	set_label(td, hoff, len, secid);
+	return tuple;
+}
+
+/*
+ * The same, changing the tuple itself, which must be one palloc'd chunk
+ * (HeapTupleData followed by the tuple, as heap_form_tuple and
+ * heap_copytuple make them) that the caller owns: its data moves up to
+ * make room for the label, in the chunk's spare room when it has some
+ * (repalloc keeps the chunk then), else in a larger chunk.  Returns the
+ * tuple's new address (the old one is no longer valid), or NULL, with
+ * the tuple unchanged, if it is not of that shape.
+ */
+HeapTuple
+labelheap_label_in_place(HeapTuple tuple, TupleDesc desc, Oid secid)
+{
+	HeapTupleHeader td = tuple->t_data;
+	uint32		hoff = labeled_hoff(td);
+	uint32		old_hoff = td->t_hoff;
+	uint32		data_len;
+	uint32		len;
+
+	if (td != (HeapTupleHeader) ((char *) tuple + HEAPTUPLESIZE) ||
+		!label_fits_shape(tuple, desc, hoff))
+		return NULL;
+
+	data_len = tuple->t_len - old_hoff;
+	len = hoff + data_len;
+	if (old_hoff != hoff)
+	{
+		tuple = (HeapTuple) repalloc(tuple, HEAPTUPLESIZE + len);
+		tuple->t_data = td = (HeapTupleHeader) ((char *) tuple + HEAPTUPLESIZE);
+		memmove((char *) td + hoff, (char *) td + old_hoff, data_len);
+	}
+	tuple->t_len = len;
+	ItemPointerSetInvalid(&(tuple->t_self));
+	tuple->t_tableOid = InvalidOid;
+	set_label(td, hoff, len, secid);
 	return tuple;
 }
 

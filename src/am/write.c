@@ -69,6 +69,42 @@ tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
 }
 
 /*
+ * A slot that holds a formed tuple (COPY materializes its slots) need not
+ * be deformed, unless the table has a label column: new_label.c then
+ * replaced its value by NULL in the slot's values only.  A tuple the slot
+ * owns takes the label where it is (*in_slot is set: the slot keeps it,
+ * deformed again when next read, as its data moved); another is copied
+ * with the label.  NULL if the slot holds no tuple of that shape.
+ */
+static HeapTuple
+label_slot_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
+				 bool *in_slot)
+{
+	HeapTupleTableSlot *hslot = (HeapTupleTableSlot *) slot;
+	HeapTuple	tuple;
+
+	*in_slot = false;
+	if (!(TTS_IS_BUFFERTUPLE(slot) || TTS_IS_HEAPTUPLE(slot)) ||
+		hslot->tuple == NULL || labelheap_label_column_attnum(rel) != 0)
+		return NULL;
+	if (!TTS_SHOULDFREE(slot))
+		return labelheap_copy_with_label(hslot->tuple, RelationGetDescr(rel),
+										 secid);
+
+	/* owned, so not a tuple in a shared buffer */
+	tuple = labelheap_label_in_place(hslot->tuple, RelationGetDescr(rel),
+									 secid);
+	if (tuple == NULL)
+		return NULL;
+	hslot->tuple = tuple;
+	hslot->off = 0;
+	slot->tts_nvalid = 0;
+	tuple->t_tableOid = slot->tts_tableOid = RelationGetRelid(rel);
+	*in_slot = true;
+	return tuple;
+}
+
+/*
  * The slot's values as a labeled tuple ready for heap's writers: toasted by
  * us if heap would otherwise toast it (then *toast is set).
  */
@@ -77,36 +113,31 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 			  HeapTuple oldtup, bool old_has_external, int options,
 			  LabelheapToast **toast)
 {
-	HeapTuple	tuple = NULL;
+	HeapTuple	tuple;
+	bool		in_slot;
 	MemoryContext oldcxt;
 
+	*toast = NULL;
 	oldcxt = MemoryContextSwitchTo(slot->tts_mcxt);
-
-	/*
-	 * A slot that holds a formed tuple (COPY's do) need not be deformed,
-	 * unless the table has a label column: new_label.c then replaced its
-	 * value by NULL in the slot's values only.
-	 */
-	if (labelheap_label_column_attnum(rel) == 0 &&
-		(TTS_IS_BUFFERTUPLE(slot) || TTS_IS_HEAPTUPLE(slot)) &&
-		((HeapTupleTableSlot *) slot)->tuple != NULL)
-		tuple = labelheap_copy_with_label(((HeapTupleTableSlot *) slot)->tuple,
-										  RelationGetDescr(rel), secid);
+	tuple = label_slot_tuple(rel, slot, secid, &in_slot);
 	if (tuple == NULL)
 	{
 		slot_getallattrs(slot);
 		tuple = labelheap_form_tuple(RelationGetDescr(rel), slot->tts_values,
 									 slot->tts_isnull, secid);
 	}
-	*toast = NULL;
 	if (labelheap_needs_toast(tuple, old_has_external))
 	{
-		heap_freetuple(tuple);
+		if (!in_slot)
+			heap_freetuple(tuple);
+		in_slot = false;
 		slot_getallattrs(slot);
 		tuple = labelheap_toast_tuple(rel, slot->tts_values, slot->tts_isnull,
 									  oldtup, options, secid, toast);
 	}
 	MemoryContextSwitchTo(oldcxt);
+	if (in_slot)
+		return tuple;
 	return tuple_into_slot(rel, slot, tuple);
 }
 
@@ -219,11 +250,9 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 		}
 	}
 
+	labelheap_summary_note_batch(rel, slots, secids, ntuples);
 	for (i = 0; i < ntuples; i++)
 	{
-		labelheap_summary_note(rel,
-							   ItemPointerGetBlockNumber(&slots[i]->tts_tid),
-							   secids[i]);
 		if (toast[i] != NULL)
 			labelheap_toast_finish(toast[i], true);
 	}
