@@ -5,8 +5,8 @@
 # or read path shows up in one run.
 #
 # Units: a row of COPY FROM, an index point lookup (a nested loop of
-# primary-key probes, as bench/parts/scan.sh's), a pgbench TPC-B
-# transaction (one client, simple protocol), and an UPDATE of a row with a
+# primary-key probes, as bench/parts/scan.sh's), a pgbench select-only and
+# a TPC-B transaction (one client, simple protocol), and an UPDATE of a row with a
 # fresh 100 kB out-of-line value (STORAGE EXTERNAL, as parts/update.sh's).
 #
 # How: the tables are made and filled at native speed; then the server is
@@ -23,13 +23,13 @@
 # on; rows of labelheap tables get the policy's label for new rows.
 #
 # usage: bench/instructions.sh            (about 15 minutes on 2 cores)
-# env:   INSTR_UNITS="copy lookup tpcb toast" selects units;
+# env:   INSTR_UNITS="copy lookup select tpcb toast" selects units;
 #        INSTR_OUT=file also writes the table there.
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
 
-INSTR_UNITS=${INSTR_UNITS:-copy lookup tpcb toast}
+INSTR_UNITS=${INSTR_UNITS:-copy lookup select tpcb toast}
 command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --bench installs it)"
 
 labelam_setup --bench
@@ -140,6 +140,13 @@ unit_lookup() {
 	per_unit 1000 "$i1" 11000 "$i2"
 }
 pgb() { as_user "$PGBIN/pgbench" -n -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
+pgb_select() { as_user "$PGBIN/pgbench" -n -S -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
+unit_select() {
+	local i1 i2
+	i1=$(measure pgb_select "$1" 200)
+	i2=$(measure pgb_select "$1" 2200)
+	per_unit 200 "$i1" 2200 "$i2"
+}
 unit_tpcb() {
 	local i1 i2
 	i1=$(measure pgb "$1" 20)
@@ -168,7 +175,7 @@ for unit in $INSTR_UNITS; do
 done
 
 name() { case $1 in copy) echo "COPY FROM, per row" ;; lookup) echo "index point lookup" ;;
-	tpcb) echo "pgbench TPC-B, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
+	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
 	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null):"
 	echo

@@ -104,6 +104,15 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1
 now() { date +%s.%N; }
 # record RESULT part metric variant value unit "note": one line of the raw data
 record() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$RAW"; }
+# The pages a workload's table takes (main fork, and its TOAST table's), as
+# a "lower" figure: its "x heap" is heap's pages over the variant's, the
+# limit the 8 label bytes a row set on a workload bound by bytes.
+record_pages() {	# part what variant db table
+	local p
+	p=$(psql_q -d "$4" -At -c "SELECT (pg_relation_size(c.oid) + coalesce(pg_relation_size(nullif(c.reltoastrelid, 0)), 0)) / current_setting('block_size')::int FROM pg_class c WHERE c.oid = '$5'::regclass") ||
+		{ note "pages of $5 in $4 unknown"; return 0; }
+	record "$1" "$2, pages" "$3" "$p" lower
+}
 # seconds a query takes, from the server's own \timing, as role $1 in db $2
 # (role "-": db is a connection string, e.g. writer_conn's, as superuser)
 time_query() {	# role db sql [settings-sql]

@@ -12,11 +12,14 @@ while IFS=$'\t' read -r m var kind vals; do
 	printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$var" "$kind" "$(median $vals)" "$(echo $vals)"
 done >"$WORK/medians.tsv"
 
-target() {	# measurement variant
+target() {	# measurement variant (issue 13's targets)
 	case "$2:$1" in
-	heap:*|*:"rows visible"*) ;;
+	heap:*|*:"rows visible"*|*", pages") ;;
 	labelheap:pgbench*|labelheap-half:pgbench*) echo "≥ 0.97" ;;
-	labelheap:count*|labelheap-half:count*|labelheap:COPY*) echo "≥ 0.95" ;;
+	labelheap:count*) echo "≥ 0.97" ;;
+	labelheap:*"index lookups"*) echo "≥ 0.95" ;;
+	labelheap:COPY*) echo "≥ 0.93" ;;
+	labelheap:UPDATE*) echo "≥ 0.90" ;;
 	esac
 }
 fmt() { awk -v x="$1" 'BEGIN { if (x >= 100) printf "%.0f", x; else if (x >= 1) printf "%.2f", x; else printf "%.3f", x }'; }
@@ -42,10 +45,10 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 	done <"$WORK/medians.tsv"
 	echo
 	# the filtered scan against RLS doing the same job (target: ≥ 2x)
-	awk -F'\t' '$2 == "labelheap-half" && $3 != "info" {lh[$1] = $4; k[$1] = $3}
+	awk -F'\t' '$2 == "labelheap-half" && $3 != "info" && $1 !~ /, pages$/ {lh[$1] = $4; k[$1] = $3}
 		$2 == "rls-half" {rls[$1] = $4}
 		END { for (m in lh) if (m in rls) printf "- %s: labelheap-half is %.2f× as fast as rls-half%s\n", m,
-			(k[m] == "higher") ? lh[m] / rls[m] : rls[m] / lh[m], (m ~ /^count/) ? " (target ≥ 2)" : "" }' "$WORK/medians.tsv" | sort
+			(k[m] == "higher") ? lh[m] / rls[m] : rls[m] / lh[m], (m ~ /^count/) ? " (target ≥ 3)" : "" }' "$WORK/medians.tsv" | sort
 	# label summaries (parts/skip.sh): clustered against RLS and against
 	# reading every block, interleaved against reading every block
 	awk -F'\t' '$1 ~ /^1%-readable/ {t[$1 "|" $2] = $4; ms[$1] = 1}
@@ -64,12 +67,13 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 	echo "*-half* the session may read about half the rows (Debian's MLS policy: rows above its level are hidden);"
 	echo "*rls* heap with a label column (secid) and row-level security policies calling \`labelam.check_row_access(secid, perms)\`."
 	echo "\"× heap\" is speed relative to heap (tps ratio, or heap's time / the variant's time): above 1 is faster."
+	echo "\"..., pages\": the workload's table (main fork and TOAST) after loading; its \"× heap\" is heap's pages / the variant's, the bound 8 label bytes a row set where bytes written or read dominate."
 	[ -s "$NOTES" ] && { echo; echo "Notes:"; echo; cat "$NOTES"; }
 } >"$BENCH_OUT/results.md"
 
 # the plot: speed relative to heap, one cluster of bars a measurement
 awk -F'\t' -v OFS='\t' '
-	$3 == "info" { next }
+	$3 == "info" || $1 ~ /, pages$/ { next }
 	$2 == "heap" { heap[$1] = $4; if (!($1 in seen)) { seen[$1] = 1; ms[++n] = $1 } next }
 	{ val[$1, $2] = $4; kind[$1] = $3; vs[$2] = 1 }
 	END {

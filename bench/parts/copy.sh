@@ -29,6 +29,7 @@ for r in $(seq 1 "$BENCH_ROUNDS"); do
 		s=$(time_query - "$(writer_conn copyb "$CL")" "COPY c FROM '$WORK/$f'")
 		[ -n "$s" ] || { note "COPY into $v failed"; continue; }
 		record copy "COPY $N rows (s)" "$v" "$s" lower
+		[ "$r" = 1 ] && record_pages copy "COPY $N rows" "$v" copyb c
 		log "round $r COPY $v: $s s"
 	done
 done

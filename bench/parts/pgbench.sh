@@ -92,7 +92,10 @@ pgb_tps() {	# db, extra pgbench args
 	sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$WORK/pgb_last.log"
 }
 
-for v in "${PGB_VARIANTS[@]}"; do pgb_load "$v"; done
+for v in "${PGB_VARIANTS[@]}"; do
+	pgb_load "$v"
+	record_pages pgbench "pgbench_accounts" "$v" "$(pgb_db "$v")" pgbench_accounts
+done
 
 for workload in select-only tpcb; do
 	args=(); [ "$workload" = select-only ] && args=(-S)

@@ -47,6 +47,7 @@ psql_q -U "$(top_role scan)" -d scan -c "VACUUM (FREEZE, ANALYZE) t_heap, t_lh, 
 	-c CHECKPOINT >/dev/null || die "scan tables: vacuum failed"
 psql_q -d scan -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FROM pg_class WHERE relname IN ('t_heap', 't_lh', 't_rls') ORDER BY 1" |
 	tr '\n' ' ' | sed 's/^/table sizes: /' >&2; echo >&2
+for v in heap labelheap rls; do record_pages scan "table of count(*) and index lookups" "$v" scan "$(scan_table "$v")"; done
 
 for v in "${SCAN_VARIANTS[@]}"; do
 	c=$(role_psql "$(scan_role "$v")" scan -At -c "SELECT count(*) FROM $(scan_table "$v")")

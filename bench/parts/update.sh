@@ -26,6 +26,7 @@ for r in $(seq 0 "$BENCH_ROUNDS"); do
 		[ -n "$s" ] || { note "UPDATE on $v failed"; continue; }
 		[ "$r" = 0 ] && continue
 		record update "UPDATE $U rows, fresh ${BENCH_VALUE_KB} kB values (s)" "$v" "$s" lower
+		[ "$r" = 1 ] && record_pages update "UPDATE $U rows, with TOAST" "$v" updb u
 		log "round $r UPDATE $v: $s s"
 	done
 done
