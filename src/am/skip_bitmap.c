@@ -422,6 +422,20 @@ labelheap_skip_bitmap_begin(TableScanDesc sscan)
 }
 
 /*
+ * The scan's entries go (a rescan, the scan's end): those whose turn has
+ * passed (all: every one) count first, unless the scan ended before.
+ */
+static void
+bitmap_skip_drop_entries(BitmapSkip *bs, bool all)
+{
+	if (!bs->ended)
+		bitmap_skip_prune(bs, all);
+	bs->pending_first = bs->pending_end = 0;
+	bs->replay_next = bs->replay_end = 0;
+	bs->replay_done = 0;
+}
+
+/*
  * Before heap's rescan (which resets the stream and the scan's position): a
  * new bitmap follows.  What has had its turn counts.
  */
@@ -432,11 +446,7 @@ labelheap_skip_bitmap_rescan(TableScanDesc sscan)
 
 	if (bitmap_skips == NULL || (bs = bitmap_skip_of(sscan)) == NULL)
 		return;
-	if (!bs->ended)
-		bitmap_skip_prune(bs, false);
-	bs->pending_first = bs->pending_end = 0;
-	bs->replay_next = bs->replay_end = 0;
-	bs->replay_done = 0;
+	bitmap_skip_drop_entries(bs, false);
 	bs->range = InvalidBlockNumber;
 	bs->ended = false;
 }
@@ -549,12 +559,8 @@ labelheap_skip_bitmap_ended(TableScanDesc sscan)
 	if (bitmap_skips == NULL || (bs = bitmap_skip_of(sscan)) == NULL)
 		return;
 	/* heap took the stream's end: every entry left has had its turn */
-	if (!bs->ended)
-		bitmap_skip_prune(bs, true);
+	bitmap_skip_drop_entries(bs, true);
 	bs->ended = true;
-	bs->pending_first = bs->pending_end = 0;
-	bs->replay_next = bs->replay_end = 0;
-	bs->replay_done = 0;
 }
 
 #endif							/* 18+ */

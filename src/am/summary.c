@@ -429,9 +429,10 @@ labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid)
 }
 
 /*
- * The same for the n tuples a batch placed (COPY), the i-th at tids[i]
- * labeled secids[i]: each run of tuples of one label in one range is
- * noted once.
+ * The same for the n tuples a batch placed (COPY), the i-th at
+ * slots[i]->tts_tid labeled secids[i]: each run of tuples of one label in
+ * one range is noted once (labelheap_summary_note's own shortcut covers
+ * only a table with one summary).
  */
 void
 labelheap_summary_note_batch(Relation rel, TupleTableSlot **slots,
