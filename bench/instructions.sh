@@ -4,7 +4,8 @@
 # time on a shared machine, so that a change of a few percent on the write
 # or read path shows up in one run.
 #
-# Units: a row of COPY FROM, an index point lookup (a nested loop of
+# Units: a row of COPY FROM, a row of count(*) (a sequential scan of
+# 100k rows the session may all read), an index point lookup (a nested loop of
 # primary-key probes, as bench/parts/scan.sh's), a pgbench select-only and
 # a TPC-B transaction (one client, simple protocol), and an UPDATE of a row with a
 # fresh 100 kB out-of-line value (STORAGE EXTERNAL, as parts/update.sh's).
@@ -23,13 +24,13 @@
 # on; rows of labelheap tables get the policy's label for new rows.
 #
 # usage: bench/instructions.sh            (about 15 minutes on 2 cores)
-# env:   INSTR_UNITS="copy lookup select tpcb toast" selects units;
+# env:   INSTR_UNITS="copy scan lookup select tpcb toast" selects units;
 #        INSTR_OUT=file also writes the table there.
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
 
-INSTR_UNITS=${INSTR_UNITS:-copy lookup select tpcb toast}
+INSTR_UNITS=${INSTR_UNITS:-copy scan lookup select tpcb toast}
 command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --bench installs it)"
 
 labelam_setup --bench
@@ -139,6 +140,18 @@ unit_lookup() {
 	i2=$(measure lookups "$1" 11000)
 	per_unit 1000 "$i1" 11000 "$i2"
 }
+counts() {	# am n: n sequential count(*) of t in one session
+	local i
+	for i in $(seq 1 "$2"); do echo "SELECT count(*) FROM t;"; done |
+		sql "i_$1" -c "SET enable_indexscan = off" -c "SET enable_indexonlyscan = off" \
+			-c "SET enable_bitmapscan = off" -f -
+}
+unit_scan() {	# per row of t
+	local i1 i2
+	i1=$(measure counts "$1" 1)
+	i2=$(measure counts "$1" 11)
+	echo $(( ($i2 - $i1) / (10 * LOOKUP_ROWS) ))
+}
 pgb() { as_user "$PGBIN/pgbench" -n -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
 pgb_select() { as_user "$PGBIN/pgbench" -n -S -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
 unit_select() {
@@ -174,7 +187,7 @@ for unit in $INSTR_UNITS; do
 	done
 done
 
-name() { case $1 in copy) echo "COPY FROM, per row" ;; lookup) echo "index point lookup" ;;
+name() { case $1 in copy) echo "COPY FROM, per row" ;; scan) echo "count(*) by a sequential scan, per row" ;; lookup) echo "index point lookup" ;;
 	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
 	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null):"

@@ -55,7 +55,9 @@ for v in "${SCAN_VARIANTS[@]}"; do
 	record scan "rows visible" "$v" "$c" info
 done
 
-# a warm-up scan of each table (pages in the OS cache, hint bits set)
+# shared buffers emptied, so that every table is read the same way (lib.sh),
+# then a warm-up scan of each (pages in the OS cache, hint bits set)
+cold_shared_buffers
 for v in heap labelheap rls; do role_psql bench_all scan -At -c "SELECT count(*) FROM $(scan_table "$v")" >/dev/null; done
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in "${SCAN_VARIANTS[@]}"; do

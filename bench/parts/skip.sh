@@ -134,7 +134,9 @@ for v in "${SKIP_VARIANTS[@]}"; do
 	log "skip $v: bench_one sees $c of $SN rows"
 	record skip "rows visible (skip)" "$v" "$c" info
 done
-# warm-up: each table once (pages cached, hint bits set)
+# shared buffers emptied, so that every table is read the same way (lib.sh),
+# then a warm-up: each table once (pages cached, hint bits set)
+cold_shared_buffers
 for v in clustered-noskip interleaved-noskip rls-func rls-plain; do skip_measure "$v" >/dev/null; done
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in "${SKIP_VARIANTS[@]}"; do

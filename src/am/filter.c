@@ -47,6 +47,7 @@
 #include "utils/snapmgr.h"
 
 #include "am/labelheap_int.h"
+#include "am/page_decisions.h"
 #include "avc/avc.h"
 
 
@@ -87,15 +88,45 @@ slot_passes(Relation rel, TupleTableSlot *slot, LabelheapReadMode mode)
 	return false;
 }
 
-bool
-labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
-						   TupleTableSlot *slot)
+/* the row heap just returned goes to the caller: what else it needs */
+static inline bool
+scan_row_found(TableScanDesc scan, TupleTableSlot *slot)
+{
+	/* ALTER TABLE's rewrite carries labels, see new_label.c */
+	if (unlikely(labelheap_rewrite_active))
+		labelheap_rewrite_scan_tuple(scan, slot_secid(slot));
+	return true;
+}
+
+/* page_decisions.c decided the row heap just returned: audit it, hand it out? */
+static inline bool
+page_row_passes(PageDecisions *pd, HeapScanDesc hscan)
+{
+	int			i = hscan->rs_cindex;
+
+	if (unlikely(pd->flags[i] & PAGE_ROW_AUDITED))
+		labelheap_page_audit_rows(pd, hscan, i, i + 1);
+	return (pd->flags[i] & PAGE_ROW_READABLE) != 0;
+}
+
+/*
+ * scan_getnextslot when the current page's decisions do not decide the
+ * next row: reads on (or backward), deciding each page heap reads.
+ */
+static pg_noinline bool
+scan_getnextslot_slow(TableScanDesc scan, ScanDirection direction,
+					  TupleTableSlot *slot)
 {
 	const TableAmRoutine *heap = GetHeapamTableAmRoutine();
+	HeapScanDesc hscan = (HeapScanDesc) scan;
 	LabelheapReadMode mode = read_mode(scan->rs_snapshot);
 	bool		skipping = mode == READ_FILTERED &&
 		ScanDirectionIsForward(direction);
+	bool		by_page = skipping && labelheap_page_decisions &&
+		(scan->rs_flags & SO_ALLOW_PAGEMODE) && scan->rs_nkeys == 0;
 
+	if (!ScanDirectionIsForward(direction))
+		labelheap_page_forget(hscan);
 	for (;;)
 	{
 		/* skip.c moves the scan past ranges holding no readable label */
@@ -106,14 +137,55 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 		}
 		if (!heap->scan_getnextslot(scan, direction, slot))
 			return false;
-		if (slot_passes(scan->rs_rd, slot, mode))
+		if (by_page && hscan->rs_cindex == 0)
 		{
-			/* ALTER TABLE's rewrite carries labels, see new_label.c */
-			if (unlikely(labelheap_rewrite_active))
-				labelheap_rewrite_scan_tuple(scan, slot_secid(slot));
-			return true;
+			/* heap returns index 0 right after it read a page, and then only */
+			PageDecisions *pd = labelheap_page_decide(hscan);
+
+			if (pd != NULL)
+			{
+				if (page_row_passes(pd, hscan))
+					return scan_row_found(scan, slot);
+				/* pass over the page's hidden rows; read on, or the next page */
+				if (labelheap_page_pass_hidden(pd, hscan) < pd->ntuples)
+				{
+					if (!heap->scan_getnextslot(scan, direction, slot))
+						elog(ERROR, "heap's scan left a page with rows to return");
+					if (!page_row_passes(pd, hscan))
+						elog(ERROR, "heap's scan returned a row other than the next one");
+					return scan_row_found(scan, slot);
+				}
+				continue;
+			}
 		}
+		if (slot_passes(scan->rs_rd, slot, mode))
+			return scan_row_found(scan, slot);
 	}
+}
+
+bool
+labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
+						   TupleTableSlot *slot)
+{
+	HeapScanDesc hscan = (HeapScanDesc) scan;
+	PageDecisions *pd = labelheap_page_last;
+
+	/*
+	 * The current page's rows were decided when heap read it, and one to
+	 * hand out is left: heap returns it next, from this page.
+	 */
+	if (likely(ScanDirectionIsForward(direction)) &&
+		likely(labelheap_page_holds(pd, hscan) ||
+			   (pd = labelheap_page_find(hscan)) != NULL) &&
+		labelheap_page_next(pd, hscan) < pd->ntuples)
+	{
+		if (!heap_getnextslot(scan, direction, slot))
+			elog(ERROR, "heap's scan left a page with rows to return");
+		if (!page_row_passes(pd, hscan))
+			elog(ERROR, "heap's scan returned a row other than the next one");
+		return scan_row_found(scan, slot);
+	}
+	return scan_getnextslot_slow(scan, direction, slot);
 }
 
 bool

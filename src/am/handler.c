@@ -25,6 +25,7 @@
 
 #include "am/label_set.h"
 #include "am/labelheap_int.h"
+#include "am/page_decisions.h"
 #include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
@@ -78,6 +79,7 @@ labelheap_scan_end(TableScanDesc scan)
 		labelheap_rewrite_scan_end(scan);
 	labelheap_skip_stream_end(scan);
 	labelheap_skip_bitmap_end(scan);
+	labelheap_page_forget((HeapScanDesc) scan);	/* page_decisions.c */
 	GetHeapamTableAmRoutine()->scan_end(scan);
 }
 
@@ -173,6 +175,13 @@ labelam_am_init(void)
 							 "Needs a label summary (CREATE INDEX ... USING labelsummary); "
 							 "off reads every block, with the same results.",
 							 &labelheap_skip_ranges,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("labelam.page_decisions",
+							 "Lets filtered sequential scans decide the rows of a page when heap reads it.",
+							 "off decides each row as heap returns it, with the same results.",
+							 &labelheap_page_decisions,
 							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);

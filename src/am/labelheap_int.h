@@ -16,6 +16,7 @@
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "am/summary.h"
+#include "am/tuple_label.h"
 #include "pg_compat.h"
 
 struct HeapScanDescData;
@@ -27,7 +28,6 @@ extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
 										   Oid secid);
 extern HeapTuple labelheap_label_in_place(HeapTuple tuple, TupleDesc desc,
 										   Oid secid);
-extern Oid	labelheap_header_secid(HeapTupleHeader tup, uint32 len);
 extern const char *labelheap_header_problem(HeapTupleHeader tup, uint32 len);
 typedef void (*LabelheapStoredFn) (HeapTupleHeader tup, uint32 len,
 								   ItemPointer tid, void *arg);

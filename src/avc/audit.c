@@ -89,9 +89,18 @@ void
 avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,
 				 uint32 object, const AvcDecision *avd, uint32 perms)
 {
+	avc_audit_record_rows(rel, tclass, kind, object, avd, perms, 1);
+}
+
+/* The same decision, made for nrows rows at once. */
+void
+avc_audit_record_rows(Relation rel, AvcClass tclass, AvcObjKind kind,
+					  uint32 object, const AvcDecision *avd, uint32 perms,
+					  uint64 nrows)
+{
 	uint32		remaining = perms;
 
-	avc_denials_note(rel, tclass, kind, object, avd, perms);
+	avc_denials_note(rel, tclass, kind, object, avd, perms, nrows);
 	if (audit_hash == NULL)
 		audit_create();
 
@@ -138,7 +147,7 @@ avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,
 			audit_last_key = key;
 			audit_last = e;
 		}
-		e->count++;
+		e->count += nrows;
 	}
 }
 

@@ -71,6 +71,20 @@ extern const char *avc_client_label(void);
 extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
 
 /*
+ * For callers that decide rows before they reach them (am/page_decisions.c):
+ * avc_check_tuple_ahead gives avc_check_tuple's decision but records
+ * nothing, and says in *recorded whether avc_check_tuple would have
+ * recorded it for the audit; when the rows are reached (at the same
+ * avc_current_epoch()), avc_check_tuple_rows records them, nrows at once,
+ * so that the audit counts the rows a scan reached, as the row filter's
+ * avc_check_tuple does.
+ */
+extern bool avc_check_tuple_ahead(Oid object_secid, uint32 perms,
+								  bool *recorded);
+extern bool avc_check_tuple_rows(Relation rel, Oid object_secid,
+								 uint32 perms, uint64 nrows);
+
+/*
  * Like avc_check_tuple, but records nothing for the audit: for questions
  * whose answer is not itself an access (may this session destroy every row
  * of a label?  may a message show this row?).
@@ -104,6 +118,19 @@ extern PGDLLIMPORT uint64 avc_decision_epoch;
  * ahead sees the change then, not in the middle of its decisions.
  */
 extern uint64 avc_current_epoch(void);
+
+/* a new policy or enforcing mode not yet looked for (see above) */
+extern PGDLLIMPORT bool avc_revalidate_pending;
+
+/*
+ * Would every decision taken at epoch (avc_current_epoch()) still be the
+ * one avc_check_tuple gives now?  Cheap enough for every row.
+ */
+static inline bool
+avc_epoch_holds(uint64 epoch)
+{
+	return likely(!avc_revalidate_pending && avc_decision_epoch == epoch);
+}
 
 /*
  * Like avc_check_tuple, but a denial is an ERROR (SQLSTATE 42501) naming

@@ -48,7 +48,6 @@ extern bool avc_enforcing;
 extern void avc_table_label_init(void);
 
 /* cache.c */
-extern bool avc_revalidate_pending;
 extern bool avc_enforcing_in_force;
 extern uint32 avc_local_id(const char *canonical_label);
 extern char *avc_object_text(AvcObjKind kind, uint32 object);
@@ -71,13 +70,17 @@ extern double avc_bench(const char *const *objects, int nobjects, int64 n,
 extern void avc_audit_record(Relation rel, AvcClass tclass, AvcObjKind kind,
 							 uint32 object, const AvcDecision *avd,
 							 uint32 perms);
+extern void avc_audit_record_rows(Relation rel, AvcClass tclass,
+								  AvcObjKind kind, uint32 object,
+								  const AvcDecision *avd, uint32 perms,
+								  uint64 nrows);
 extern void avc_audit_discard(void);
 
 /* denials.c */
 extern int	avc_max_denials;
 extern void avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 							 uint32 object, const AvcDecision *avd,
-							 uint32 perms);
+							 uint32 perms, uint64 nrows);
 extern void avc_denials_publish(void);
 extern void avc_denials_discard(void);
 

@@ -435,14 +435,21 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	return true;
 }
 
-/* db_tuple decision for the session's subject, through the fast path */
+/*
+ * db_tuple decision for the session's subject, through the fast path.
+ * nrows: the decision is made for that many rows, and recorded for the
+ * statement's audit for each (avc_check_tuple: 1); 0 records nothing.
+ * *recorded (when given): whether a call with nrows > 0 would record it.
+ */
 static pg_attribute_always_inline bool
-avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms)
+avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms,
+			   uint64 nrows, bool *recorded)
 {
 	uint64		fkey = ((uint64) kind << 32) | object;
 	AvcFast    *fast = &avc_fast[AVC_FAST_SLOT(perms)];
 	const AvcDecision *avd;
 	bool		allowed;
+	bool		record;
 
 	if (unlikely(avc_revalidate_pending))
 		avc_revalidate();
@@ -467,25 +474,48 @@ avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms)
 			/* not cacheable: decide (and audit) from a local copy */
 			bool		ok = (d.allowed & perms) == perms;
 
-			if (avc_audit_mode != AVC_AUDIT_NONE)
-				avc_audit_record(rel, AVC_CLASS_DB_TUPLE, kind, object, &d, perms);
+			record = avc_audit_mode != AVC_AUDIT_NONE;
+			if (recorded)
+				*recorded = record;
+			if (record && nrows > 0)
+				avc_audit_record_rows(rel, AVC_CLASS_DB_TUPLE, kind, object,
+									  &d, perms, nrows);
 			return ok || d.permissive;
 		}
 	}
 
 	allowed = (avd->allowed & perms) == perms;
-	if (unlikely(avc_audit_mode != AVC_AUDIT_NONE) &&
+	record = unlikely(avc_audit_mode != AVC_AUDIT_NONE) &&
 		(avc_audit_mode == AVC_AUDIT_ALL ||
 		 (allowed ? (avd->auditallow & perms) != 0 :
-		  (avd->auditdeny & perms & ~avd->allowed) != 0)))
-		avc_audit_record(rel, AVC_CLASS_DB_TUPLE, kind, object, avd, perms);
+		  (avd->auditdeny & perms & ~avd->allowed) != 0));
+	if (recorded)
+		*recorded = record;
+	if (record && nrows > 0)
+		avc_audit_record_rows(rel, AVC_CLASS_DB_TUPLE, kind, object, avd,
+							  perms, nrows);
 	return allowed || avd->permissive;
 }
 
 bool
 avc_check_tuple(Relation rel, Oid object_secid, uint32 perms)
 {
-	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms);
+	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, 1, NULL);
+}
+
+bool
+avc_check_tuple_ahead(Oid object_secid, uint32 perms, bool *recorded)
+{
+	return avc_check_fast(NULL, AVC_OBJ_SECID, object_secid, perms, 0,
+						  recorded);
+}
+
+bool
+avc_check_tuple_rows(Relation rel, Oid object_secid, uint32 perms,
+					 uint64 nrows)
+{
+	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, nrows,
+						  NULL);
 }
 
 bool
@@ -502,7 +532,7 @@ avc_tuple_allowed(Oid object_secid, uint32 perms)
 void
 avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 {
-	if (!avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms))
+	if (!avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, 1, NULL))
 	{
 		AvcDecision d;
 		char	   *otext = NULL;
@@ -644,7 +674,7 @@ avc_bench(const char *const *objects, int nobjects, int64 n, bool misses)
 		if (misses)
 			avc_forget_decisions();
 		allowed += avc_check_fast(NULL, AVC_OBJ_LOCAL, lids[j],
-								  AVC_DB_TUPLE_SELECT);
+								  AVC_DB_TUPLE_SELECT, 1, NULL);
 		if (++j == nobjects)
 			j = 0;
 	}

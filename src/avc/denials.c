@@ -149,7 +149,8 @@ avc_denials_shmem_startup(void)
  */
 void
 avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
-				 uint32 object, const AvcDecision *avd, uint32 perms)
+				 uint32 object, const AvcDecision *avd, uint32 perms,
+				 uint64 nrows)
 {
 	PendingKey	key;
 	PendingEntry *e;
@@ -170,7 +171,7 @@ avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 	if (pending_last != NULL &&
 		memcmp(&key, &pending_last_key, sizeof(key)) == 0)
 	{
-		pending_last->count++;
+		pending_last->count += nrows;
 		return;
 	}
 
@@ -215,7 +216,7 @@ avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 			}
 		}
 	}
-	e->count++;
+	e->count += nrows;
 	pending_last_key = key;
 	pending_last = e;
 }
