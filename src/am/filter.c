@@ -110,6 +110,21 @@ page_row_passes(PageDecisions *pd, HeapScanDesc hscan)
 }
 
 /*
+ * labelheap_page_next found a readable row after the current one: heap
+ * returns it next, from this page.
+ */
+static pg_attribute_always_inline bool
+page_row_next(TableScanDesc scan, ScanDirection direction,
+			  TupleTableSlot *slot, PageDecisions *pd)
+{
+	if (!heap_getnextslot(scan, direction, slot))
+		elog(ERROR, "heap's scan left a page with rows to return");
+	if (!page_row_passes(pd, (HeapScanDesc) scan))
+		elog(ERROR, "heap's scan returned a row other than the next one");
+	return scan_row_found(scan, slot);
+}
+
+/*
  * scan_getnextslot when the current page's decisions do not decide the
  * next row: reads on (or backward), deciding each page heap reads.
  */
@@ -148,13 +163,7 @@ scan_getnextslot_slow(TableScanDesc scan, ScanDirection direction,
 					return scan_row_found(scan, slot);
 				/* pass over the page's hidden rows; read on, or the next page */
 				if (labelheap_page_pass_hidden(pd, hscan) < pd->ntuples)
-				{
-					if (!heap->scan_getnextslot(scan, direction, slot))
-						elog(ERROR, "heap's scan left a page with rows to return");
-					if (!page_row_passes(pd, hscan))
-						elog(ERROR, "heap's scan returned a row other than the next one");
-					return scan_row_found(scan, slot);
-				}
+					return page_row_next(scan, direction, slot, pd);
 				continue;
 			}
 		}
@@ -178,13 +187,7 @@ labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 		likely(labelheap_page_holds(pd, hscan) ||
 			   (pd = labelheap_page_find(hscan)) != NULL) &&
 		labelheap_page_next(pd, hscan) < pd->ntuples)
-	{
-		if (!heap_getnextslot(scan, direction, slot))
-			elog(ERROR, "heap's scan left a page with rows to return");
-		if (!page_row_passes(pd, hscan))
-			elog(ERROR, "heap's scan returned a row other than the next one");
-		return scan_row_found(scan, slot);
-	}
+		return page_row_next(scan, direction, slot, pd);
 	return scan_getnextslot_slow(scan, direction, slot);
 }
 

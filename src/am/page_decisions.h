@@ -66,17 +66,6 @@ labelheap_page_holds(PageDecisions *pd, HeapScanDesc scan)
 		labelheap_page_decisions;
 }
 
-/* The decisions for scan's current page, if they hold (or NULL). */
-static inline PageDecisions *
-labelheap_page_decided(HeapScanDesc scan)
-{
-	PageDecisions *pd = labelheap_page_last;
-
-	if (likely(labelheap_page_holds(pd, scan)))
-		return pd;
-	return labelheap_page_find(scan);
-}
-
 /*
  * The index in rs_vistuples of the page's next row to return, after the
  * current one; pd->ntuples when there is none left.  Moves the scan past
