@@ -135,6 +135,23 @@ time_query() {	# role db sql [settings-sql]
 	as_user "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "${u[@]}" -d "$2" \
 		-c "${4:-SELECT}" -c '\timing on' -c "$3" 2>&1 | awk '/^Time: / {t = $2} /ERROR/ {e = 1} END {if (!e && t) printf "%.4f\n", t / 1000}'
 }
+# CPU seconds the server's processes have used so far (user + system, from
+# /proc): the postmaster, its live children, and the children it has
+# reaped (cutime, cstime).  The difference across a run is what the server
+# spent on it, which neighbours on a shared machine disturb far less than
+# wall-clock time.  Live children are counted with their own reaped
+# children, so a process alive at both reads, or gone by the second, is
+# counted once.
+server_cpu_seconds() {
+	local pm pids
+	pm=$(head -1 "$PGDATA/postmaster.pid") || die "no postmaster.pid in $PGDATA"
+	pids=$(pgrep -P "$pm" | tr '\n' ' ')
+	# a comm field may hold spaces: take the fields after its closing ")"
+	for p in "$pm" $pids; do cat "/proc/$p/stat" 2>/dev/null; echo; done |
+		awk -v hz="$(getconf CLK_TCK)" '
+			{ sub(/^.*\) /, ""); t += $12 + $13 + $14 + $15 }
+			END { printf "%.2f\n", t / hz }'
+}
 log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 note() { echo "- $*" >>"$NOTES"; log "NOTE: $*"; }
 

@@ -61,6 +61,7 @@ extern void avc_set_subject(const char *label);
 extern void avc_statistics_subject_changed(const char *newval, void *extra);
 extern void avc_cache_reset(void);
 extern void avc_revalidate(void);
+extern TimestampTz avc_revalidated_statement;
 extern void avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets,
 							uint64 *entries);
 extern double avc_bench(const char *const *objects, int nobjects, int64 n,

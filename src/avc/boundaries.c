@@ -37,11 +37,20 @@ avc_client_authentication(Port *port, int status)
  * A new statement (query or utility command) may see a new policy: look at
  * the policy's sequence number at its first decision (not here: most
  * statements decide nothing).
+ *
+ * "Statement" is what the client sent: the queries and utility commands it
+ * runs inside (functions, triggers, a planner's constant folding, the
+ * executor after the planner decided) share its start time and decide with
+ * the policy it started with, as the README promises ("not within a
+ * running one").  That is also one look at the policy file per statement,
+ * not one per executor start.  A transaction's end still asks for a look
+ * (avc_xact), so that a procedure that commits in a loop sees new policies.
  */
 void
 avc_statement_start(void)
 {
-	avc_revalidate_pending = true;
+	if (GetCurrentStatementStartTimestamp() != avc_revalidated_statement)
+		avc_revalidate_pending = true;
 }
 
 /* Around ExecutorRun, ExecutorFinish and utility commands (routine: CALL, DO) */

@@ -147,6 +147,13 @@ uint64		avc_decision_epoch = 0;
 bool		avc_revalidate_pending = true;
 
 /*
+ * Start time of the client statement (GetCurrentStatementStartTimestamp)
+ * that last revalidated: avc_statement_start asks for no second look at
+ * the policy within the statement the client sent (boundaries.c).
+ */
+TimestampTz avc_revalidated_statement = 0;
+
+/*
  * labelam.enforcing as the statement started: decisions computed in
  * permissive mode are marked permissive and cached, so the cache starts
  * over when the mode changes, in both directions.
@@ -340,6 +347,7 @@ avc_revalidate(void)
 	else if (avc_label_count >= AVC_LABELS_MAX)
 		avc_cache_reset();
 	avc_revalidate_pending = false;
+	avc_revalidated_statement = GetCurrentStatementStartTimestamp();
 }
 
 uint64

@@ -150,6 +150,32 @@ is($node->safe_psql('postgres', q{
 	SELECT resets > :r0 FROM labelam.avc_stats()}),
 	"t\nt\nt", 'a changed policy file resets the cache of a running session');
 
+# ... at its next statement, not within a running one: queries that a
+# statement's functions run decide with the policy the statement started
+# with (one look at the file per statement the client sends)
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION resets_across_touch() RETURNS bigint LANGUAGE plpgsql AS $f$
+	DECLARE
+		r0 bigint;
+		r1 bigint;
+	BEGIN
+		PERFORM labelam.check_access('user_u:user_r:user_t:s0',
+			'system_u:object_r:sepgsql_table_t:s0', '{select}');
+		SELECT resets INTO r0 FROM labelam.avc_stats();
+		COPY (SELECT 1) TO PROGRAM 'touch } . "$dir/policy.33" . q{';
+		PERFORM labelam.check_access('user_u:user_r:user_t:s0',
+			'system_u:object_r:sepgsql_table_t:s0', '{select}');
+		SELECT resets INTO r1 FROM labelam.avc_stats();
+		RETURN r1 - r0;
+	END $f$});
+is($node->safe_psql('postgres', q{
+	SELECT resets AS r0 FROM labelam.avc_stats() \gset
+	SELECT resets_across_touch();
+	SELECT labelam.check_access('user_u:user_r:user_t:s0',
+		'system_u:object_r:sepgsql_table_t:s0', '{select}');
+	SELECT resets - :r0 FROM labelam.avc_stats()}),
+	"0\nt\n1", 'a policy file changed during a statement is taken at the next statement');
+
 # audit: one line per statement and decision, with a row count
 my $su = $node->safe_psql('postgres', 'SELECT current_user');
 sub audit_log
