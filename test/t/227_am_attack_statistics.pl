@@ -22,19 +22,9 @@ autovacuum_naptime = 1s
 
 my %level = (r_s0 => 's0', r_s1 => 's1', r_s3 => 's3');
 $node->safe_psql('postgres', q{CREATE EXTENSION labelam});
-for my $role (sort keys %level)
-{
-	$node->safe_psql('postgres', qq{
-		CREATE ROLE $role LOGIN;
-		INSERT INTO labelam.role_label VALUES ('$role', 'staff_u:staff_r:staff_t:$level{$role}');
-	});
-}
+mls_roles($node, \%level);
 
-sub as
-{
-	my ($role, $sql) = @_;
-	return $node->safe_psql('postgres', $sql, extra_params => [ '-U', $role ]);
-}
+sub as { return as_role($node, @_); }
 
 # A table owned by r_s3, readable by everyone in SQL, filled at three
 # levels.  Hidden values are easy to spot: text containing "SECRET", and

@@ -26,20 +26,9 @@ $node->safe_psql('postgres', q{
 	GRANT ALL ON doc TO PUBLIC;
 	GRANT CREATE ON SCHEMA public TO PUBLIC;
 });
-for my $role (sort keys %level)
-{
-	$node->safe_psql('postgres', qq{
-		CREATE ROLE $role LOGIN;
-		GRANT pg_read_server_files TO $role;
-		INSERT INTO labelam.role_label VALUES ('$role', 'staff_u:staff_r:staff_t:$level{$role}');
-	});
-}
+mls_roles($node, \%level, grant => 'pg_read_server_files');
 
-sub as
-{
-	my ($role, $sql) = @_;
-	return $node->safe_psql('postgres', $sql, extra_params => [ '-U', $role ]);
-}
+sub as { return as_role($node, @_); }
 
 # runs of one level each: s1, s0, s2, s0, s1 (the s0 runs are short)
 my $id = 0;
@@ -210,20 +199,7 @@ same_results('after updates seen by an older snapshot');
 # The table: s0 rows in its first blocks, then s1 rows with a hole freed
 # in their middle, so that the outer INSERT's rows land ahead of the
 # cursor in ranges that held only s1 rows when the cursor was opened.
-$node->safe_psql('postgres', q{
-	CREATE FUNCTION fetch_behind(tbl text) RETURNS text LANGUAGE plpgsql AS $$
-	DECLARE
-		c refcursor := 'behind_c';
-		r record;
-	BEGIN
-		IF NOT EXISTS (SELECT 1 FROM pg_cursors WHERE name = 'behind_c') THEN
-			OPEN c FOR EXECUTE format('SELECT id FROM %I', tbl);
-		END IF;
-		FETCH c INTO r;
-		RETURN coalesce(r.id::text, 'none');
-	END $$;
-	GRANT EXECUTE ON FUNCTION fetch_behind(text) TO PUBLIC;
-});
+create_cursor_fetcher($node, 'fetch_behind');
 my %fetched;
 for my $skip ('on', 'off')
 {

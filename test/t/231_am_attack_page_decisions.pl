@@ -20,19 +20,9 @@ $node->safe_psql('postgres', q{
 	CREATE TABLE mix (id int, lvl text, body text) USING labelheap;
 	GRANT ALL ON mix TO PUBLIC;
 });
-for my $role (sort keys %level)
-{
-	$node->safe_psql('postgres', qq{
-		CREATE ROLE $role LOGIN;
-		INSERT INTO labelam.role_label VALUES ('$role', 'staff_u:staff_r:staff_t:$level{$role}');
-	});
-}
+mls_roles($node, \%level);
 
-sub as
-{
-	my ($role, $sql) = @_;
-	return $node->safe_psql('postgres', $sql, extra_params => [ '-U', $role ]);
-}
+sub as { return as_role($node, @_); }
 
 # Rows of three levels interleaved on every page: one session a level,
 # taking turns a few rows at a time (MLS lets a session write only rows of
@@ -159,20 +149,7 @@ for my $f ('peek', 'peek_trusted')
 # a cursor (opened by a function the outer INSERT calls) reads the page
 # they go to: they are returned exactly when row-by-row filtering returns
 # them.
-$node->safe_psql('postgres', q{
-	CREATE FUNCTION fetch_next(tbl text) RETURNS text LANGUAGE plpgsql AS $$
-	DECLARE
-		c refcursor := 'next_c';
-		r record;
-	BEGIN
-		IF NOT EXISTS (SELECT 1 FROM pg_cursors WHERE name = 'next_c') THEN
-			OPEN c FOR EXECUTE format('SELECT id FROM %I', tbl);
-		END IF;
-		FETCH c INTO r;
-		RETURN coalesce(r.id::text, 'none');
-	END $$;
-	GRANT EXECUTE ON FUNCTION fetch_next(text) TO PUBLIC;
-});
+create_cursor_fetcher($node, 'fetch_next');
 my %own;
 for my $pd ('on', 'off')
 {

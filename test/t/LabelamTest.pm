@@ -10,7 +10,7 @@ use IPC::Run ();
 use Exporter 'import';
 
 our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module
-  selinux_policy);
+  selinux_policy mls_roles as_role create_cursor_fetcher);
 
 # selinux_policy(type): the system's binary policy of type (default, mls),
 # /etc/selinux/type/policy/policy.N with the highest N (Debian 12 writes
@@ -121,6 +121,56 @@ sub mls_policy_with_module
 	die "semodule wrote no policy in $root/etc/selinux/mls/policy" unless $new;
 	PostgreSQL::Test::Utils::system_or_bail('cp', $new, "$dir/$name.33");
 	return "$dir/$name.33";
+}
+
+# mls_roles(node, {role => level, ...}, grant => 'ROLE'): a login role for
+# each key whose sessions are staff_u:staff_r:staff_t:level (a
+# labelam.role_label row), each granted grant if given.  Needs the
+# extension in database postgres.
+sub mls_roles
+{
+	my ($node, $level, %opt) = @_;
+	for my $role (sort keys %$level)
+	{
+		my $grant = $opt{grant} ? "GRANT $opt{grant} TO $role;" : '';
+		$node->safe_psql('postgres', qq{
+			CREATE ROLE $role LOGIN;
+			$grant
+			INSERT INTO labelam.role_label VALUES ('$role', 'staff_u:staff_r:staff_t:$level->{$role}');
+		});
+	}
+}
+
+# as_role(node, role, sql): sql's output in database postgres, run as role
+sub as_role
+{
+	my ($node, $role, $sql) = @_;
+	return $node->safe_psql('postgres', $sql, extra_params => [ '-U', $role ]);
+}
+
+# create_cursor_fetcher(node, name): function name(tbl text), callable by
+# everyone, which opens a cursor named name_c over "SELECT id FROM tbl" at
+# its first call in a transaction and returns the next id it fetches
+# ('none' past the end) at each call: a scan that an outer statement of
+# the same transaction (e.g. an INSERT into tbl calling it for each row)
+# advances row by row while it writes.
+sub create_cursor_fetcher
+{
+	my ($node, $name) = @_;
+	$node->safe_psql('postgres', qq{
+	CREATE FUNCTION $name(tbl text) RETURNS text LANGUAGE plpgsql AS \$\$
+	DECLARE
+		c refcursor := '${name}_c';
+		r record;
+	BEGIN
+		IF NOT EXISTS (SELECT 1 FROM pg_cursors WHERE name = '${name}_c') THEN
+			OPEN c FOR EXECUTE format('SELECT id FROM %I', tbl);
+		END IF;
+		FETCH c INTO r;
+		RETURN coalesce(r.id::text, 'none');
+	END \$\$;
+	GRANT EXECUTE ON FUNCTION $name(text) TO PUBLIC;
+});
 }
 
 1;
