@@ -168,10 +168,10 @@ med() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]
 	echo "| path | A wall s | B wall s | B/A wall | A backend CPU s | B backend CPU s | B/A CPU |"
 	echo "|---|---|---|---|---|---|---|"
 	for t in "${TESTS[@]}"; do
-		printf '| %s | %s | %s | %.3f | %s | %s | %.3f |\n' "$t" \
+		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$t" \
 			"$(stats "${WALL[$t.A]}")" "$(stats "${WALL[$t.B]}")" \
-			"$(awk -v a="$(med "${WALL[$t.A]}")" -v b="$(med "${WALL[$t.B]}")" 'BEGIN {print b / a}')" \
+			"$(awk -v a="$(med "${WALL[$t.A]}")" -v b="$(med "${WALL[$t.B]}")" 'BEGIN {if (a > 0) printf "%.3f", b / a; else print "-"}')" \
 			"$(stats "${CPU[$t.A]}")" "$(stats "${CPU[$t.B]}")" \
-			"$(awk -v a="$(med "${CPU[$t.A]}")" -v b="$(med "${CPU[$t.B]}")" 'BEGIN {print b / a}')"
+			"$(awk -v a="$(med "${CPU[$t.A]}")" -v b="$(med "${CPU[$t.B]}")" 'BEGIN {if (a > 0) printf "%.3f", b / a; else print "-"}')"
 	done
 } | tee "${AB_OUT:-/dev/null}"
