@@ -65,6 +65,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 	echo
 	echo "Variants: *heap* plain tables; *labelheap* every row labeled, the session may read all of them;"
 	echo "*-half* the session may read about half the rows (Debian's MLS policy: rows above its level are hidden);"
+	echo "*labelheap-nosum* the labelheap table read without its label summary (\`labelam.skip_ranges\` and \`labelam.pass_ranges\` off: every row's label is read);"
 	echo "*rls* heap with a label column (secid) and row-level security policies calling \`labelam.check_row_access(secid, perms)\`."
 	echo "\"× heap\" is speed relative to heap (tps ratio, or heap's time / the variant's time): above 1 is faster."
 	echo "\"..., pages\": the workload's table (main fork and TOAST) after loading; its \"× heap\" is heap's pages / the variant's, the bound 8 label bytes a row set where bytes written or read dominate."

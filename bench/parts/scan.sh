@@ -5,6 +5,9 @@
 #   heap            the rows, no labels
 #   labelheap       labelheap, read by bench_all (cleared for all 64 labels)
 #   labelheap-half  the same table read by bench_half (32 of 64 labels)
+#   labelheap-nosum the same table read by bench_all without its label
+#                   summary (labelam.skip_ranges and labelam.pass_ranges
+#                   off): every row's label read
 #   rls             heap + a label column (secid) and a SELECT policy calling
 #                   labelam.check_row_access(secid), read by bench_all
 #   rls-half        the same table read by bench_half
@@ -14,12 +17,16 @@
 # session: with object checks, adding one later is a change of the table
 # (an object at s0) that only a subject at s0 may make, and such a subject
 # cannot read the rows of higher levels that an index build reads.
-SCAN_VARIANTS=(heap labelheap labelheap-half rls rls-half)
+# t_lh has a label summary (labelsummary index): ranges holding only
+# labels the session may select pass unread, the others are skipped.
+SCAN_VARIANTS=(heap labelheap labelheap-half labelheap-nosum rls rls-half)
+LOOKUP_VARIANTS=(heap labelheap labelheap-half rls rls-half)
 N=$BENCH_ROWS
 RUN=$(( (N + 64 * BENCH_LABEL_RUNS - 1) / (64 * BENCH_LABEL_RUNS) ))	# rows a run
 
 scan_table() { case $1 in heap) echo t_heap ;; labelheap*) echo t_lh ;; rls*) echo t_rls ;; esac; }
 scan_role() { case $1 in *-half) echo bench_half ;; *) echo bench_all ;; esac; }
+scan_settings() { case $1 in *-nosum) echo "SET labelam.skip_ranges = off; SET labelam.pass_ranges = off" ;; *) echo SELECT ;; esac; }
 
 psql_q -d postgres -c "CREATE DATABASE scan" >/dev/null
 psql_q -d scan -c "CREATE EXTENSION labelam" >/dev/null
@@ -30,6 +37,7 @@ SECIDS=$(for k in $(seq 0 63); do secid_of "$(row_label "$k")"; done | paste -sd
 psql_q -d scan -c "
 	CREATE TABLE t_heap (id int8 PRIMARY KEY, v int4 NOT NULL, pad text NOT NULL) USING heap;
 	CREATE TABLE t_lh (id int8 PRIMARY KEY, v int4 NOT NULL, pad text NOT NULL) USING labelheap;
+	CREATE INDEX t_lh_labels ON t_lh USING labelsummary (id);
 	CREATE TABLE t_rls (id int8 PRIMARY KEY, v int4 NOT NULL, pad text NOT NULL, secid oid NOT NULL) USING heap;
 	INSERT INTO t_heap SELECT i, i % 1000, md5(i::text) FROM generate_series(0, $N - 1) i;
 	INSERT INTO t_rls SELECT i, i % 1000, md5(i::text), ('{$SECIDS}'::oid[])[(i / $RUN) % 64 + 1] FROM generate_series(0, $N - 1) i;
@@ -50,7 +58,7 @@ psql_q -d scan -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FRO
 for v in heap labelheap rls; do record_pages scan "table of count(*) and index lookups" "$v" scan "$(scan_table "$v")"; done
 
 for v in "${SCAN_VARIANTS[@]}"; do
-	c=$(role_psql "$(scan_role "$v")" scan -At -c "SELECT count(*) FROM $(scan_table "$v")")
+	c=$(role_psql "$(scan_role "$v")" scan -At -c "$(scan_settings "$v")" -c "SELECT count(*) FROM $(scan_table "$v")" | tail -1)
 	log "scan $v: $(scan_role "$v") sees $c of $N rows"
 	record scan "rows visible" "$v" "$c" info
 done
@@ -61,7 +69,7 @@ cold_shared_buffers
 for v in heap labelheap rls; do role_psql bench_all scan -At -c "SELECT count(*) FROM $(scan_table "$v")" >/dev/null; done
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in "${SCAN_VARIANTS[@]}"; do
-		s=$(time_query "$(scan_role "$v")" scan "SELECT count(*) FROM $(scan_table "$v")")
+		s=$(time_query "$(scan_role "$v")" scan "SELECT count(*) FROM $(scan_table "$v")" "$(scan_settings "$v")")
 		[ -n "$s" ] || { note "scan on $v failed"; continue; }
 		record scan "count(*) of $N rows (s)" "$v" "$s" lower
 		log "round $r scan $v: $s s"
@@ -76,7 +84,7 @@ done
 # scan the whole table for each probe.
 L=$BENCH_LOOKUPS
 for r in $(seq 1 "$BENCH_ROUNDS"); do
-	for v in "${SCAN_VARIANTS[@]}"; do
+	for v in "${LOOKUP_VARIANTS[@]}"; do
 		s=$(time_query "$(scan_role "$v")" scan \
 			"SELECT count(x.v) FROM (SELECT (g * 7919) % $N AS k FROM generate_series(1::int8, $L) g OFFSET 0) s,
 				LATERAL (SELECT v FROM $(scan_table "$v") WHERE id = s.k) x" \

@@ -24,7 +24,10 @@
  *
  * Filtered sequential and bitmap heap scans skip block ranges whose label
  * summary lists no label the session may select (skip.c; on 17 and 18
- * skip_stream.c, bitmap heap scans on 18 skip_bitmap.c).
+ * skip_stream.c, bitmap heap scans on 18 skip_bitmap.c); filtered forward
+ * sequential scans decide a page's rows when heap reads it, and return
+ * those of a range whose summary lists only labels the session may select
+ * without reading their labels (page_decisions.c).
  *
  * Index-only scans would answer from the index and the visibility map
  * without asking the AM: ios.c makes them ask.  Bitmap heap scans always

@@ -53,6 +53,7 @@ labelheap_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 #endif
 	scan = GetHeapamTableAmRoutine()->scan_begin(rel, snapshot, nkeys, key,
 												 pscan, flags);
+	labelheap_page_forget((HeapScanDesc) scan);	/* an earlier scan's, here */
 	labelheap_rewrite_scan_begin(scan);
 	labelheap_skip_stream_begin(scan);	/* 17+: skip_stream.c */
 	labelheap_skip_bitmap_begin(scan);	/* 18+: skip_bitmap.c */
@@ -182,6 +183,14 @@ labelam_am_init(void)
 							 "Lets filtered sequential scans decide the rows of a page when heap reads it.",
 							 "off decides each row as heap returns it, with the same results.",
 							 &labelheap_page_decisions,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("labelam.pass_ranges",
+							 "Lets filtered sequential scans return the rows of a block range whose label summary lists only labels the session may select without reading their labels.",
+							 "Needs a label summary (CREATE INDEX ... USING labelsummary) and labelam.page_decisions; "
+							 "off reads every row's label, with the same results.",
+							 &labelheap_pass_ranges,
 							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);

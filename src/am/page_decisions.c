@@ -39,23 +39,58 @@
  *    over them (runs of one label at once), with the decision made ahead,
  *    which is the one avc_check_tuple would give (the epoch holds).
  *
+ * Rows that pass unread.  Heap's count(*) never touches a tuple of an
+ * all-visible page; the row filter reads every tuple's label, and on a
+ * table whose rows the session may all select that read is most of what
+ * labelheap adds (the first touch of each tuple).  When the table has a
+ * label summary (summary.c) and the entry of the page's range lists one to
+ * three labels, each one the session may select and none whose decision
+ * the audit takes, the page's visible tuples are all readable without
+ * reading one label (range_passes).  A summary that lacked a label would
+ * then disclose rows, where for skipping it would hide them, so this rests
+ * on the summary's invariant (doc/DESIGN.md) and on when the entry is read:
+ *  - every tuple heap found visible on the page was placed before the page
+ *    was read, and its label noted in its range's entry within the table
+ *    AM callback that placed it (write.c), before any snapshot but its
+ *    writer's could see it: a tuple of another transaction that the scan's
+ *    snapshot sees was noted before the snapshot was taken; one of the
+ *    scan's own transaction was noted before the callback returned, so
+ *    before this page was read;
+ *  - so an entry read now lists every label of the page's visible tuples.
+ *    The answer is kept for the range's other pages while nothing that
+ *    could make it wrong has happened: the same scan (a scan beginning or
+ *    ending at the same address forgets it, so no later scan with a newer
+ *    snapshot reuses it), the same avc epoch, and no entry widened by this
+ *    backend since (labelheap_summary_writes: the scan's own transaction
+ *    may write into the range, with an older command id, rows its
+ *    snapshot sees);
+ *  - an entry that says "any label", lists none, is past the summary's
+ *    end or sits on a damaged page decides nothing: the labels are read.
+ * labelam.verify_labels reports every tuple whose label its range's entry
+ * lacks.
+ *
  * labelam.page_decisions = off decides every row as heap returns it, with
- * the same results.
+ * the same results; labelam.pass_ranges = off reads every label.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/heapam.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
 #include "am/page_decisions.h"
+#include "am/summary.h"
 #include "avc/avc.h"
 
 /* labelam.page_decisions */
 bool		labelheap_page_decisions = true;
+
+/* labelam.pass_ranges */
+bool		labelheap_pass_ranges = true;
 
 /* a few scans at a time: a nested loop's inner scan keeps its own */
 PageDecisions labelheap_page_decisions_slots[PAGE_DECISIONS_SLOTS];
@@ -74,6 +109,54 @@ labelheap_page_find(HeapScanDesc scan)
 }
 
 /*
+ * May the visible tuples of the page heap has just read pass without their
+ * labels being read?  Yes when the label summary's entry for the page's
+ * range lists one to three labels and the session may select each of them
+ * with a decision the audit does not take (see the top of the file for
+ * why the entry, read now, lists every label on the page).  pd->epoch is
+ * the epoch the decisions are taken at.
+ */
+static bool
+range_passes(PageDecisions *pd, HeapScanDesc scan)
+{
+	BlockNumber range = scan->rs_cblock / LABELSUMMARY_PAGES_PER_RANGE;
+	LabelSummaryEntry entry;
+	Relation	index;
+	Oid			indexoid;
+	bool		passes;
+	int			i;
+
+	if (!labelheap_pass_ranges)
+		return false;
+	if (pd->pass_scan == scan && pd->pass_range == range &&
+		pd->pass_writes == labelheap_summary_writes &&
+		pd->pass_epoch == pd->epoch)
+		return pd->passes;
+	indexoid = labelheap_summary_scan_index(scan->rs_base.rs_rd);
+	if (!OidIsValid(indexoid))
+		return false;
+
+	index = index_open(indexoid, AccessShareLock);
+	passes = labelheap_summary_entry(index, scan->rs_cblock, &entry) &&
+		entry.nlabels >= 1 && entry.nlabels <= LABELSUMMARY_SLOTS;
+	for (i = 0; passes && i < entry.nlabels; i++)
+	{
+		bool		audited;
+
+		passes = avc_check_tuple_ahead(entry.secids[i], AVC_DB_TUPLE_SELECT,
+									   &audited) && !audited;
+	}
+	index_close(index, NoLock);
+
+	pd->pass_scan = scan;
+	pd->pass_range = range;
+	pd->pass_writes = labelheap_summary_writes;
+	pd->pass_epoch = pd->epoch;
+	pd->passes = passes;
+	return passes;
+}
+
+/*
  * heap has just read a page (and returned its index 0): decide its visible
  * tuples.
  */
@@ -89,7 +172,14 @@ labelheap_page_decide(HeapScanDesc scan)
 
 	pd->scan = NULL;			/* invalid until complete */
 	pd->epoch = avc_current_epoch();
-	for (i = 0; i < scan->rs_ntuples; i++)
+	if (range_passes(pd, scan))
+	{
+		memset(pd->flags, PAGE_ROW_READABLE, scan->rs_ntuples);
+		i = scan->rs_ntuples;	/* no label read, none audited */
+	}
+	else
+		i = 0;
+	for (; i < scan->rs_ntuples; i++)
 	{
 		ItemId		lp = PageGetItemId(page, scan->rs_vistuples[i]);
 		Oid			secid;

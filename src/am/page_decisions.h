@@ -21,6 +21,12 @@ typedef struct PageDecisions
 	int			ntuples;		/* its visible tuples, rs_vistuples */
 	bool		all_readable;	/* every one of them */
 	uint64		epoch;			/* avc epoch of the decisions */
+	/* the label summary's answer for a range (range_passes) */
+	const void *pass_scan;		/* whose, or NULL */
+	BlockNumber pass_range;
+	uint64		pass_writes;	/* labelheap_summary_writes then */
+	uint64		pass_epoch;
+	bool		passes;			/* its rows pass unread */
 	Oid			secids[MaxHeapTuplesPerPage];
 	uint8		flags[MaxHeapTuplesPerPage];	/* PAGE_ROW_* */
 } PageDecisions;
@@ -31,6 +37,7 @@ typedef struct PageDecisions
 #define PAGE_DECISIONS_SLOTS	4
 
 extern PGDLLIMPORT bool labelheap_page_decisions;
+extern PGDLLIMPORT bool labelheap_pass_ranges;
 extern PGDLLIMPORT PageDecisions labelheap_page_decisions_slots[PAGE_DECISIONS_SLOTS];
 /* the slot last decided or found: the scan being read, usually */
 extern PGDLLIMPORT PageDecisions *labelheap_page_last;
@@ -82,7 +89,11 @@ labelheap_page_next(PageDecisions *pd, HeapScanDesc scan)
 	return labelheap_page_pass_hidden(pd, scan);
 }
 
-/* A backward call: heap may read the page again; decide row by row. */
+/*
+ * A backward call (heap may read the page again; decide row by row), or a
+ * scan beginning or ending at this address: nothing decided for a scan
+ * here before holds.
+ */
 static inline void
 labelheap_page_forget(HeapScanDesc scan)
 {
@@ -90,6 +101,8 @@ labelheap_page_forget(HeapScanDesc scan)
 
 	if (pd->scan == scan)
 		pd->scan = NULL;
+	if (pd->pass_scan == scan)
+		pd->pass_scan = NULL;
 }
 
 #endif							/* LABELHEAP_PAGE_DECISIONS_H */

@@ -13,7 +13,8 @@
  * set (label_set.c), except those of aborted transactions, whose set rows
  * may rightly be gone with them, and tuple versions whose block's range
  * the relation's label summaries do not cover (summary.c), so that a scan
- * would skip them; again except those of aborted transactions.
+ * would skip them or, where a range's rows pass unread (page_decisions.c),
+ * return them unchecked; again except those of aborted transactions.
  *
  *-------------------------------------------------------------------------
  */

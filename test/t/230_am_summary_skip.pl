@@ -6,7 +6,8 @@
 # of write (insert, COPY, update, HOT update, rows of open transactions,
 # rows older snapshots still see, a cursor's own transaction writing
 # behind it), and after rewrites; they read fewer heap blocks doing it;
-# verify_labels reports a summary that would hide a row.
+# verify_labels reports a summary that would hide a row or disclose one
+# (a range whose rows pass unread, labelam.pass_ranges).
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -70,8 +71,8 @@ sub same_results
 		for my $path (sort keys %paths)
 		{
 			my $on = as($role, "$paths{$path} $digest");
-			my $off = as($role, "SET labelam.skip_ranges = off; $paths{$path} $digest");
-			is($on, $off, "$what: $role, $path: same rows with and without skipping");
+			my $off = as($role, "SET labelam.skip_ranges = off; SET labelam.pass_ranges = off; $paths{$path} $digest");
+			is($on, $off, "$what: $role, $path: same rows with and without the summary (skipping, passing unread)");
 			is($on, $want, "$what: $role, $path: the rows the policy lets it read") if defined $want;
 		}
 	}
@@ -408,6 +409,35 @@ isnt(as('r_s0', "SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT
 $node->safe_psql('postgres', 'REINDEX INDEX doc_labels');
 is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('doc')"), '0',
 	'REINDEX repairs it');
+
+# --- and one that would disclose rows: the first range holding rows above
+# s0 is said to hold "only s0"; an s0 scan lets its rows pass unread
+my $in_r = "(ctid::text::point)[0]::int / 8";
+my $r = as('r_s2', "SELECT min($in_r) FROM doc WHERE lvl <> 's0'");
+my $above = as('r_s2', "SELECT count(*) FROM doc WHERE $in_r = $r AND lvl <> 's0'");
+cmp_ok($above, '>', 0, "range $r holds $above rows above s0");
+# (REINDEX gave the summary a new file)
+$datafile = $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('doc_labels')");
+$node->stop;
+open $fh, '+<', $datafile or die "open $datafile: $!";
+binmode $fh;
+seek($fh, 8192 * (1 + int($r / 508)) + 24 + 16 * ($r % 508), 0);
+print $fh pack('SSLLL', 1, 0, $s0_secid, 0, 0);
+close $fh;
+$node->start;
+$problems = $node->safe_psql('postgres', "SELECT count(*) >= $above, min(problem) FROM labelam.verify_labels('doc')");
+is($problems, "t|label missing from label summary \"doc_labels\"",
+	'verify_labels reports the rows (live or dead) the damaged summary would disclose');
+my $s0_seq = 'SET enable_indexscan = off; SET enable_bitmapscan = off; SET max_parallel_workers_per_gather = 0;';
+my $leak = "SELECT count(*) FROM doc WHERE lvl <> 's0'";
+cmp_ok(as('r_s0', "$s0_seq $leak"), '>=', $above,
+	'(the damage is real: an s0 scan trusts the summary and returns those rows)');
+is(as('r_s0', "$s0_seq SET labelam.pass_ranges = off; $leak"), '0',
+	'(reading every label, it returns none)');
+$node->safe_psql('postgres', 'REINDEX INDEX doc_labels');
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('doc')"), '0',
+	'REINDEX repairs it');
+is(as('r_s0', "$s0_seq $leak"), '0', 'and the s0 scan returns no row above s0');
 
 # --- a range of more labels than an entry lists is always read
 $node->safe_psql('postgres', q{

@@ -3,7 +3,12 @@
 # not one by one as heap returns them.  Attacks on that window: every
 # result, cursor movement, change of the session's decisions between two
 # rows, write of the scan's own transaction, and audit count must be what
-# row-by-row filtering (labelam.page_decisions = off) gives.
+# row-by-row filtering (labelam.page_decisions = off) gives.  The tables
+# have label summaries, so the page's rows also pass unread where the
+# summary lists only labels the session may select (labelam.pass_ranges):
+# an s2 session's whole scan; an s0 session's while the server is
+# permissive; a scan of a range whose summary widened after an earlier
+# scan, at the same address, had let it pass.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -18,6 +23,7 @@ my %level = (r_s0 => 's0', r_s1 => 's1', r_s2 => 's2');
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION labelam;
 	CREATE TABLE mix (id int, lvl text, body text) USING labelheap;
+	CREATE INDEX mix_labels ON mix USING labelsummary (id);
 	GRANT ALL ON mix TO PUBLIC;
 });
 mls_roles($node, \%level);
@@ -88,9 +94,9 @@ is($moved{on}, $moved{off}, 'a scrolling cursor returns the same rows at every m
 # remaining rows are decided again, as row-by-row filtering decides them
 # when it reaches them.  And back (enforcing again mid-page): nothing
 # decided while permissive is handed out after.
-my %changed;
-for my $pd ('on', 'off')
+sub mid_scan_change
 {
+	my ($pd, $permissive_fetch, $enforcing_fetch) = @_;
 	my $bg = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ]);
 	$bg->query_safe("SET labelam.page_decisions = $pd");
 	$bg->query_safe("SET enable_indexscan = off");
@@ -101,14 +107,15 @@ for my $pd ('on', 'off')
 	my $first = $bg->query_safe('FETCH 1 FROM pc');
 	$node->safe_psql('postgres', 'ALTER SYSTEM SET labelam.enforcing = off; SELECT pg_reload_conf()');
 	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', 'off') or die 'labelam.enforcing stays on';
-	my $permissive = $bg->query_safe('FETCH 10 FROM pc');
+	my $permissive = $bg->query_safe("$permissive_fetch FROM pc");
 	$node->safe_psql('postgres', 'ALTER SYSTEM RESET labelam.enforcing; SELECT pg_reload_conf()');
 	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', 'on') or die 'labelam.enforcing stays off';
-	my $enforcing = $bg->query_safe('FETCH 10 FROM pc');
+	my $enforcing = $bg->query_safe("$enforcing_fetch FROM pc");
 	$bg->query_safe('COMMIT');
 	$bg->quit;
-	$changed{$pd} = { first => $first, permissive => $permissive, enforcing => $enforcing };
+	return { first => $first, permissive => $permissive, enforcing => $enforcing };
 }
+my %changed = map { $_ => mid_scan_change($_, 'FETCH 10', 'FETCH 10') } ('on', 'off');
 like($changed{on}{permissive}, qr/\|s[12]/,
 	'once the server is permissive, the rest of the page a cursor is on includes rows it hid before');
 unlike($changed{on}{enforcing}, qr/\|s[12]/,
@@ -116,6 +123,36 @@ unlike($changed{on}{enforcing}, qr/\|s[12]/,
 is(join(';', map { $changed{on}{$_} } qw(first permissive enforcing)),
 	join(';', map { $changed{off}{$_} } qw(first permissive enforcing)),
 	'... row for row what row-by-row filtering returns');
+
+# 3b. The cursor starts while the server is permissive: every label of the
+# first range is one the session may select then (and, without the audit
+# of denials, a decision nothing records), so its first page's rows pass
+# unread.  Enforcing again, the range's later pages are decided again, not
+# passed on the permissive answer.
+sub permissive_start
+{
+	my ($pd) = @_;
+	my $bg = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ]);
+	$bg->query_safe("SET labelam.page_decisions = $pd; $seq SET max_parallel_workers_per_gather = 0");
+	$node->safe_psql('postgres', 'ALTER SYSTEM SET labelam.enforcing = off; SELECT pg_reload_conf()');
+	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', 'off') or die 'labelam.enforcing stays on';
+	$bg->query_safe('BEGIN');
+	$bg->query_safe('DECLARE pc CURSOR FOR SELECT id, lvl FROM mix');
+	my $permissive = $bg->query_safe('FETCH 5 FROM pc');
+	$node->safe_psql('postgres', 'ALTER SYSTEM RESET labelam.enforcing; SELECT pg_reload_conf()');
+	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', 'on') or die 'labelam.enforcing stays off';
+	my $enforcing = $bg->query_safe('FETCH ALL FROM pc');
+	$bg->query_safe('COMMIT');
+	$bg->quit;
+	return "$permissive;$enforcing";
+}
+$node->safe_psql('postgres', "ALTER ROLE r_s0 SET labelam.audit = 'none'");
+my %started = map { $_ => permissive_start($_) } ('on', 'off');
+$node->safe_psql('postgres', 'ALTER ROLE r_s0 RESET labelam.audit');
+my ($p_rows, $e_rows) = split /;/, $started{on};
+like($p_rows, qr/\|s[12]/, 'a cursor started while permissive returns rows above s0');
+unlike($e_rows, qr/\|s[12]/, 'enforcing again, the rest of its scan returns none');
+is($started{on}, $started{off}, '... row for row what row-by-row filtering returns');
 
 # 4. A function in the select list runs a nested scan of the same table
 # for every row (another scan's decisions between two rows of this one),
@@ -166,16 +203,70 @@ unlike($own{on}, qr/(^|,)(2[1-9]|3\d|40)(,|$)/, 'the cursor of an s0 session fet
 like($own{on}, qr/(^|,)60,/, 'it reaches the last s0 row on the page');
 is($own{on}, $own{off}, "... and fetches what row-by-row filtering fetches, its own transaction's new rows included");
 
+# 5b. A scan let a range pass (its summary listed only s0) and its
+# statement then failed, after the scan had returned its last row: a scan
+# that ends by error never reaches scan_end.  A function does that in a
+# block that catches the error, waits while another session writes an s1
+# row into the range, and runs the same query again, with a new snapshot:
+# the range is decided again and the s1 row stays hidden.  (What was kept
+# is the scan's, by address, and a scan's beginning forgets what an
+# earlier scan at its address kept.  Whether the new scan lands at the old
+# one's address is malloc's choice: here it does not, so this test does
+# not catch a missing forget; the range's entry, read again, does.)
+$node->safe_psql('postgres', q{
+	CREATE TABLE reuse (id int, lvl text, body text) USING labelheap;
+	CREATE INDEX reuse_labels ON reuse USING labelsummary (id);
+	GRANT ALL ON reuse TO PUBLIC;
+	CREATE FUNCTION scan_twice() RETURNS text LANGUAGE plpgsql
+	  SET plan_cache_mode = force_generic_plan AS $$
+	DECLARE
+		r text;
+	BEGIN
+		FOR i IN 1 .. 2 LOOP
+			BEGIN
+				-- fails the first time, after the scan (0 * count(*): not at planning)
+				SELECT count(*) FILTER (WHERE lvl <> 's0') || '/' || count(*) || '/' || 1 / (i - 1 + 0 * count(*))
+				  INTO r FROM reuse;
+			EXCEPTION WHEN division_by_zero THEN
+				PERFORM pg_advisory_lock(4242);	-- the writer holds it
+				PERFORM pg_advisory_unlock(4242);
+			END;
+		END LOOP;
+		RETURN r;
+	END $$;
+	GRANT EXECUTE ON FUNCTION scan_twice() TO PUBLIC;
+});
+as('r_s0', "INSERT INTO reuse SELECT g, 's0', repeat('x', 40) FROM generate_series(1, 100) g");
+is(as('r_s0', "SELECT count(DISTINCT (ctid::text::point)[0]) FROM reuse"), '2', 'the s0 rows take two pages of one range');
+my $writer = $node->background_psql('postgres', extra_params => [ '-U', 'r_s1' ]);
+$writer->query_safe('SELECT pg_advisory_lock(4242)');
+my $reader = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ]);
+$reader->query_safe("$seq SET max_parallel_workers_per_gather = 0");
+$reader->query_until(qr/sent/, "\\echo sent\nSELECT scan_twice();\n\\echo done\n");
+$node->poll_query_until('postgres', q{
+	SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted})
+  or die 'scan_twice did not wait for the writer';
+$writer->query_safe("INSERT INTO reuse VALUES (1000, 's1', 'hidden')");
+$writer->query_safe('SELECT pg_advisory_unlock(4242)');
+my $twice = $reader->query_until(qr/done/, '');
+$writer->quit;
+$reader->quit;
+is(as('r_s2', "SELECT (ctid::text::point)[0] FROM reuse WHERE id = 1000"), '1', 'the s1 row went into the range\'s second page');
+like($twice, qr{^0/100/1$}m, 'the s0 scan after the failed one hides it');
+is(as('r_s0', "$seq SET max_parallel_workers_per_gather = 0; SELECT scan_twice()"), '0/100/1', '... as a scan of a later statement does');
+
 # 6. The audit counts the rows a scan reached, not the rows decided ahead:
 # the decisions logged for a LIMIT that stops inside a page, and for a
 # whole scan, are those of row-by-row filtering.  (labelam.audit = all:
-# this policy does not audit MLS denials.)
+# this policy does not audit MLS denials; and without skipping, which
+# audits the decisions for a range's labels, once a range, instead of its
+# rows'.)
 $node->safe_psql('postgres', "ALTER ROLE r_s0 SET labelam.audit = 'all'");
 sub audited_rows
 {
-	my ($sql) = @_;
+	my ($sql, $role) = @_;
 	my $offset = -s $node->logfile;
-	as('r_s0', $sql);
+	as($role // 'r_s0', $sql);
 	my $log = '';
 	for (1 .. 50)
 	{
@@ -190,8 +281,8 @@ sub audited_rows
 my %audited;
 for my $pd ('on', 'off')
 {
-	$audited{"limit_$pd"} = audited_rows("SET labelam.page_decisions = $pd; $seq SET max_parallel_workers_per_gather = 0; SELECT id FROM mix LIMIT 7");
-	$audited{"all_$pd"} = audited_rows("SET labelam.page_decisions = $pd; $seq SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM mix");
+	$audited{"limit_$pd"} = audited_rows("SET labelam.page_decisions = $pd; SET labelam.skip_ranges = off; $seq SET max_parallel_workers_per_gather = 0; SELECT id FROM mix LIMIT 7");
+	$audited{"all_$pd"} = audited_rows("SET labelam.page_decisions = $pd; SET labelam.skip_ranges = off; $seq SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM mix");
 }
 my $hidden_all = as('r_s2', "SELECT count(*) FROM mix WHERE lvl <> 's0'");
 my $s0_all = as('r_s2', "SELECT count(*) FROM mix WHERE lvl = 's0'");
@@ -201,5 +292,13 @@ is($audited{all_on}, $audited{all_off}, '... as row-by-row filtering does');
 like($audited{limit_on}, qr/^7 allowed, ([1-9]|1[0-9]) denied$/,
 	"a LIMIT 7 scan logs only the rows it reached ($audited{limit_on})");
 is($audited{limit_on}, $audited{limit_off}, '... as row-by-row filtering does');
+
+# An s2 session may select every label of every range, so the ranges' rows
+# would pass unread; but the audit takes each decision, so they are read
+# and every row is logged.
+$node->safe_psql('postgres', "ALTER ROLE r_s2 SET labelam.audit = 'all'");
+my $all_rows = as('r_s2', 'SELECT count(*) FROM mix');
+is(audited_rows("SET labelam.skip_ranges = off; $seq SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM mix", 'r_s2'),
+	"$all_rows allowed, 0 denied", "an s2 session's whole scan logs each of its $all_rows rows");
 
 done_testing();
