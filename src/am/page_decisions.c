@@ -174,31 +174,32 @@ labelheap_page_decide(HeapScanDesc scan)
 	pd->epoch = avc_current_epoch();
 	if (range_passes(pd, scan))
 	{
+		/* no label read, none audited; pd->secids is read only if audited */
 		memset(pd->flags, PAGE_ROW_READABLE, scan->rs_ntuples);
-		i = scan->rs_ntuples;	/* no label read, none audited */
 	}
 	else
-		i = 0;
-	for (; i < scan->rs_ntuples; i++)
 	{
-		ItemId		lp = PageGetItemId(page, scan->rs_vistuples[i]);
-		Oid			secid;
-
-		secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
-									   ItemIdGetLength(lp));
-		if (unlikely(secid != last_secid || i == 0))
+		for (i = 0; i < scan->rs_ntuples; i++)
 		{
-			bool		audited;
+			ItemId		lp = PageGetItemId(page, scan->rs_vistuples[i]);
+			Oid			secid;
 
-			last_secid = secid;
-			last_flags = avc_check_tuple_ahead(secid, AVC_DB_TUPLE_SELECT,
-											   &audited) ? PAGE_ROW_READABLE : 0;
-			if (audited)
-				last_flags |= PAGE_ROW_AUDITED;
+			secid = labelheap_header_secid((HeapTupleHeader) PageGetItem(page, lp),
+										   ItemIdGetLength(lp));
+			if (unlikely(secid != last_secid || i == 0))
+			{
+				bool		audited;
+
+				last_secid = secid;
+				last_flags = avc_check_tuple_ahead(secid, AVC_DB_TUPLE_SELECT,
+												   &audited) ? PAGE_ROW_READABLE : 0;
+				if (audited)
+					last_flags |= PAGE_ROW_AUDITED;
+			}
+			pd->secids[i] = secid;
+			pd->flags[i] = last_flags;
+			all_flags &= last_flags;
 		}
-		pd->secids[i] = secid;
-		pd->flags[i] = last_flags;
-		all_flags &= last_flags;
 	}
 	/* deciding took in nothing that could move the epoch; be sure */
 	if (!avc_epoch_holds(pd->epoch))

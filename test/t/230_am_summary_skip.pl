@@ -343,9 +343,7 @@ for my $skip ('on', 'off')
 	$permissive{$skip} = "$first, then " . scalar(@rows) . ' rows';
 	$bg->query_safe('COMMIT');
 	$bg->quit;
-	$node->safe_psql('postgres', 'ALTER SYSTEM RESET labelam.enforcing; SELECT pg_reload_conf()');
-	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', 'on')
-	  or die 'labelam.enforcing stays off';
+	server_enforcing($node, 'on');
 }
 like($permissive{off}, qr/^100001, then \d{4,} rows$/,
 	"a bitmap cursor of an s0 session returns hidden rows once the server is permissive ($permissive{off})");

@@ -9,7 +9,7 @@ use PostgreSQL::Test::Utils ();
 use IPC::Run ();
 use Exporter 'import';
 
-our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module
+our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module server_enforcing
   selinux_policy mls_roles as_role create_cursor_fetcher);
 
 # selinux_policy(type): the system's binary policy of type (default, mls),
@@ -139,6 +139,19 @@ sub mls_roles
 			INSERT INTO labelam.role_label VALUES ('$role', 'staff_u:staff_r:staff_t:$level->{$role}');
 		});
 	}
+}
+
+# server_enforcing(node, 'on' | 'off'): ALTER SYSTEM sets (off) or resets
+# (on) labelam.enforcing and reloads; returns once a new session shows it.
+# Open sessions take it in at their next statement.
+sub server_enforcing
+{
+	my ($node, $mode) = @_;
+	my $sql = $mode eq 'off' ? 'ALTER SYSTEM SET labelam.enforcing = off'
+	  : 'ALTER SYSTEM RESET labelam.enforcing';
+	$node->safe_psql('postgres', "$sql; SELECT pg_reload_conf()");
+	$node->poll_query_until('postgres', 'SHOW labelam.enforcing', $mode)
+	  or die "labelam.enforcing does not become $mode";
 }
 
 # as_role(node, role, sql): sql's output in database postgres, run as role
