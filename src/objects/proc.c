@@ -5,9 +5,13 @@
  *
  * Copied from PostgreSQL 15.18, contrib/sepgsql/proc.c (whole file;
  * contrib/sepgsql/proc.c sha256 prefix 15: 2bc283a5572156ee, 18:
- * 9874e32386ba89b5, scripts/check-drift.py; 18.6's differs from 15.18's in
- * only its copyright line differs), into labelam's object checks
- * (objects.h).  labelam's changes: none but the includes.
+ * 9874e32386ba89b5, scripts/check-drift.py; 18.6's differs from 15.18's
+ * only in its copyright line), into labelam's object checks
+ * (objects.h).  labelam's changes: the includes, and in
+ * sepgsql_proc_setattr ALTER FUNCTION ... SET SCHEMA asks for add_name on
+ * the schema the function enters; sepgsql asks for it on the schema it
+ * leaves (which remove_name already asked about), so a function could be
+ * moved into a schema its session may not add names to.
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *
@@ -282,7 +286,8 @@ sepgsql_proc_setattr(Oid functionId)
 	if (newform->pronamespace != oldform->pronamespace)
 	{
 		sepgsql_schema_remove_name(oldform->pronamespace);
-		sepgsql_schema_add_name(oldform->pronamespace);
+		/* labelam: the schema it enters (sepgsql: oldform's, again) */
+		sepgsql_schema_add_name(newform->pronamespace);
 	}
 	if (strcmp(NameStr(newform->proname), NameStr(oldform->proname)) != 0)
 		sepgsql_schema_rename(oldform->pronamespace);

@@ -181,6 +181,32 @@ like($err, qr/db_sequence \{ set_value \} on public\.low_seq/, '... db_sequence 
 ($rc, $out, $err) = run($node, 'a_s3', q{SELECT nextval('hi.high_seq'), setval('hi.high_seq', 7), currval('hi.high_seq'), lastval()});
 is($err, '', 'at its own level it may');
 
+# --- moving an object into another schema adds a name to that schema
+# (sepgsql asks the schema a function leaves twice, never the one it enters)
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION hi.f_hi() RETURNS text LANGUAGE sql AS 'SELECT 1::text';
+	CREATE TABLE hi.t_hi (a int);
+}, extra_params => [ '-U', 'a_s3' ]);
+($rc, $out, $err) = run($node, 'a_s3', 'ALTER FUNCTION hi.f_hi() SET SCHEMA public');
+denied($err, 'an s3 administrator cannot move its function into the s0 schema public');
+like($err, qr/db_schema \{ add_name \} on public labeled/, '... db_schema add_name on the schema it would enter');
+($rc, $out, $err) = run($node, 'a_s3', 'ALTER TABLE hi.t_hi SET SCHEMA public');
+denied($err, 'nor its table');
+like($err, qr/db_schema \{ add_name \} on public labeled/, '... the same permission');
+is($node->safe_psql('postgres', q{
+	SELECT string_agg(n.nspname || '.' || x.name, ',' ORDER BY x.name)
+	FROM (SELECT proname::text AS name, pronamespace AS ns FROM pg_proc WHERE proname = 'f_hi'
+		  UNION ALL SELECT relname::text, relnamespace FROM pg_class WHERE relname = 't_hi') x
+	JOIN pg_namespace n ON n.oid = x.ns}),
+	'hi.f_hi,hi.t_hi', 'both stay in schema hi');
+$node->safe_psql('postgres', q{
+	CREATE SCHEMA hi2;
+	ALTER FUNCTION hi.f_hi() SET SCHEMA hi2;
+	ALTER TABLE hi.t_hi SET SCHEMA hi2;
+}, extra_params => [ '-U', 'a_s3' ]);
+is($node->safe_psql('postgres', q{SELECT hi2.f_hi(), count(*) FROM hi2.t_hi},
+	extra_params => [ '-U', 'a_s3' ]), '1|0', 'into a schema at its own level it may move them');
+
 # --- trusted procedure: an aggregate over rows the caller may not select
 ($rc, $out, $err) = run($node, 'r_s0', 'SELECT sum(salary) FROM payroll');
 denied($err, 'staff may not select the secret table');
