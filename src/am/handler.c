@@ -78,8 +78,7 @@ labelheap_scan_end(TableScanDesc scan)
 {
 	if (unlikely(labelheap_rewrite_active))
 		labelheap_rewrite_scan_end(scan);
-	labelheap_skip_stream_end(scan);
-	labelheap_skip_bitmap_end(scan);
+	labelheap_skip_ahead_end(scan);	/* 17+: skip_ahead.c */
 	labelheap_page_forget((HeapScanDesc) scan);	/* page_decisions.c */
 	GetHeapamTableAmRoutine()->scan_end(scan);
 }

@@ -107,6 +107,7 @@
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
+#include "am/skip_ahead.h"
 #include "am/summary.h"
 #include "avc/avc.h"
 
@@ -120,19 +121,8 @@ typedef struct PendingEntry
 
 typedef struct BitmapSkip
 {
-	HeapScanDesc scan;
-	Oid			indexoid;		/* the table's label summary */
-	Relation	index;			/* opened on first use, closed at scan end */
+	SkipAhead	sa;				/* scan, key, last range (skip_ahead.h) */
 	MemoryContext cxt;			/* the scan's */
-
-	/* what the pending decisions were made under */
-	bool		allowed;		/* a filtered read, skip_ranges on */
-	uint64		writes;			/* labelheap_summary_writes */
-	uint64		epoch;			/* avc_decision_epoch */
-
-	/* the last range decided under that key, and how */
-	BlockNumber range;
-	bool		range_skipped;
 
 	/* entries handed out or skipped, turn not passed, in ascending order */
 	PendingEntry *pending;
@@ -151,64 +141,7 @@ typedef struct BitmapSkip
 	/* the executor's counters, as heap's scan_bitmap_next_tuple gets them */
 	uint64	   *lossy_pages;
 	uint64	   *exact_pages;
-
-	MemoryContextCallback forget;
-	struct BitmapSkip *next;
 } BitmapSkip;
-
-/* this backend's bitmap heap scans with a skipping stream */
-static BitmapSkip *bitmap_skips = NULL;
-
-static BitmapSkip *
-bitmap_skip_of(TableScanDesc sscan)
-{
-	BitmapSkip *bs;
-
-	for (bs = bitmap_skips; bs != NULL; bs = bs->next)
-	{
-		if ((TableScanDesc) bs->scan == sscan)
-			return bs;
-	}
-	return NULL;
-}
-
-static void
-bitmap_skip_unlink(BitmapSkip *bs)
-{
-	BitmapSkip **p;
-
-	for (p = &bitmap_skips; *p != NULL; p = &(*p)->next)
-	{
-		if (*p == bs)
-		{
-			*p = bs->next;
-			return;
-		}
-	}
-}
-
-/* the scan's memory goes (an error, a portal dropped): forget the scan */
-static void
-bitmap_skip_forget(void *arg)
-{
-	bitmap_skip_unlink((BitmapSkip *) arg);
-}
-
-/* May the range of heap block blk be skipped under the key? */
-static bool
-bitmap_skippable(BitmapSkip *bs, BlockNumber blk)
-{
-	BlockNumber range = blk / LABELSUMMARY_PAGES_PER_RANGE;
-
-	if (range != bs->range)
-	{
-		bs->range_skipped =
-			labelheap_range_unreadable(bs->scan->rs_base.rs_rd, bs->index,
-									   blk);
-		bs->range = range;
-	}
-	return bs->range_skipped;
-}
 
 /* last block of a pending entry */
 static inline BlockNumber
@@ -240,7 +173,7 @@ entry_count(BitmapSkip *bs, const PendingEntry *e)
 static void
 bitmap_skip_prune(BitmapSkip *bs, bool all)
 {
-	BlockNumber cblock = bs->scan->rs_cblock;
+	BlockNumber cblock = bs->sa.scan->rs_cblock;
 
 	if (cblock == InvalidBlockNumber && !all)
 		return;
@@ -330,7 +263,7 @@ bitmap_skip_read_next(ReadStream *pgsr, void *private_data,
 {
 	TBMIterateResult *tbmres = per_buffer_data;
 	BitmapSkip *bs = (BitmapSkip *) private_data;
-	HeapScanDesc hscan = bs->scan;
+	HeapScanDesc hscan = bs->sa.scan;
 	TableScanDesc sscan = &hscan->rs_base;
 
 	/* labelheap: the entries up to the block heap read last are done */
@@ -361,7 +294,7 @@ bitmap_skip_read_next(ReadStream *pgsr, void *private_data,
 			continue;
 
 		/* labelheap: past the ranges holding no label the session may select */
-		if (bs->allowed && bitmap_skippable(bs, tbmres->blockno))
+		if (bs->sa.allowed && skip_ahead_skippable(&bs->sa, tbmres->blockno))
 		{
 			bitmap_skip_remember(bs, tbmres, true);
 			continue;
@@ -394,14 +327,9 @@ labelheap_skip_bitmap_begin(TableScanDesc sscan)
 	if (!OidIsValid(indexoid))
 		return;
 
-	bs = palloc0(sizeof(BitmapSkip));
-	bs->scan = scan;
-	bs->indexoid = indexoid;
+	bs = (BitmapSkip *) skip_ahead_register(scan, indexoid,
+											sizeof(BitmapSkip));
 	bs->cxt = CurrentMemoryContext;
-	bs->allowed = false;		/* the first call decides */
-	bs->writes = labelheap_summary_writes;
-	bs->epoch = avc_decision_epoch;
-	bs->range = InvalidBlockNumber;
 	bs->pending_max = 64;
 	bs->pending = palloc(bs->pending_max * sizeof(PendingEntry));
 
@@ -413,12 +341,6 @@ labelheap_skip_bitmap_begin(TableScanDesc sscan)
 								   MAIN_FORKNUM,
 								   bitmap_skip_read_next,
 								   bs, sizeof(TBMIterateResult));
-
-	bs->forget.func = bitmap_skip_forget;
-	bs->forget.arg = bs;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &bs->forget);
-	bs->next = bitmap_skips;
-	bitmap_skips = bs;
 }
 
 /*
@@ -444,26 +366,12 @@ labelheap_skip_bitmap_rescan(TableScanDesc sscan)
 {
 	BitmapSkip *bs;
 
-	if (bitmap_skips == NULL || (bs = bitmap_skip_of(sscan)) == NULL)
+	bs = (BitmapSkip *) skip_ahead_of(sscan, SO_TYPE_BITMAPSCAN);
+	if (bs == NULL)
 		return;
 	bitmap_skip_drop_entries(bs, false);
-	bs->range = InvalidBlockNumber;
+	bs->sa.range = InvalidBlockNumber;
 	bs->ended = false;
-}
-
-/* At scan end: the summary is closed, the scan forgotten. */
-void
-labelheap_skip_bitmap_end(TableScanDesc sscan)
-{
-	BitmapSkip *bs;
-
-	if (bitmap_skips == NULL || (bs = bitmap_skip_of(sscan)) == NULL)
-		return;
-	if (bs->index != NULL)
-		index_close(bs->index, NoLock);
-	bs->index = NULL;
-	bitmap_skip_unlink(bs);
-	/* the reset callback stays registered; unlinking twice is harmless */
 }
 
 /* Does any entry handed out or skipped, turn not passed, stand skipped? */
@@ -513,7 +421,7 @@ bitmap_skip_restart(BitmapSkip *bs)
 	bs->replay_done = 0;
 	bs->pending_first = bs->pending_end = 0;
 
-	read_stream_reset(bs->scan->rs_read_stream);
+	read_stream_reset(bs->sa.scan->rs_read_stream);
 }
 
 /*
@@ -528,26 +436,19 @@ labelheap_skip_bitmap_sync(TableScanDesc sscan, bool allowed,
 	BitmapSkip *bs;
 	uint64		epoch;
 
-	if (bitmap_skips == NULL || (bs = bitmap_skip_of(sscan)) == NULL)
+	bs = (BitmapSkip *) skip_ahead_of(sscan, SO_TYPE_BITMAPSCAN);
+	if (bs == NULL)
 		return;
 	bs->lossy_pages = lossy_pages;
 	bs->exact_pages = exact_pages;
 	allowed = allowed && labelheap_skip_ranges;
-	epoch = avc_current_epoch();
-	if (allowed == bs->allowed && labelheap_summary_writes == bs->writes &&
-		epoch == bs->epoch)
+	if (!skip_ahead_key_changed(&bs->sa, allowed, &epoch))
 		return;
 
 	bitmap_skip_prune(bs, false);
 	if (!bs->ended && bitmap_skip_any_skipped(bs))
 		bitmap_skip_restart(bs);
-	/* opened here, not in the stream's callback (no invalidations there) */
-	if (allowed && bs->index == NULL)
-		bs->index = index_open(bs->indexoid, AccessShareLock);
-	bs->allowed = allowed;
-	bs->writes = labelheap_summary_writes;
-	bs->epoch = epoch;
-	bs->range = InvalidBlockNumber;
+	skip_ahead_rekey(&bs->sa, allowed, epoch);
 }
 
 /* heap's scan_bitmap_next_tuple returned false: the scan is over. */
@@ -556,7 +457,8 @@ labelheap_skip_bitmap_ended(TableScanDesc sscan)
 {
 	BitmapSkip *bs;
 
-	if (bitmap_skips == NULL || (bs = bitmap_skip_of(sscan)) == NULL)
+	bs = (BitmapSkip *) skip_ahead_of(sscan, SO_TYPE_BITMAPSCAN);
+	if (bs == NULL)
 		return;
 	/* heap took the stream's end: every entry left has had its turn */
 	bitmap_skip_drop_entries(bs, true);

@@ -70,81 +70,9 @@
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
+#include "am/skip_ahead.h"
 #include "am/summary.h"
 #include "avc/avc.h"
-
-typedef struct SkipStream
-{
-	HeapScanDesc scan;
-	Oid			indexoid;		/* the table's label summary */
-	Relation	index;			/* opened on first use, closed at scan end */
-
-	/* what the stream's decisions are made under */
-	bool		allowed;		/* a filtered forward page-at-a-time call */
-	uint64		writes;			/* labelheap_summary_writes */
-	uint64		epoch;			/* avc_decision_epoch */
-
-	/* the last range decided under that key, and how */
-	BlockNumber range;
-	bool		range_skipped;
-
-	MemoryContextCallback forget;
-	struct SkipStream *next;
-} SkipStream;
-
-/* this backend's scans with a skipping stream */
-static SkipStream *skip_streams = NULL;
-
-static SkipStream *
-skip_stream_of(TableScanDesc sscan)
-{
-	SkipStream *ss;
-
-	for (ss = skip_streams; ss != NULL; ss = ss->next)
-	{
-		if ((TableScanDesc) ss->scan == sscan)
-			return ss;
-	}
-	return NULL;
-}
-
-static void
-skip_stream_unlink(SkipStream *ss)
-{
-	SkipStream **p;
-
-	for (p = &skip_streams; *p != NULL; p = &(*p)->next)
-	{
-		if (*p == ss)
-		{
-			*p = ss->next;
-			return;
-		}
-	}
-}
-
-/* the scan's memory goes (an error, a portal dropped): forget the scan */
-static void
-skip_stream_forget(void *arg)
-{
-	skip_stream_unlink((SkipStream *) arg);
-}
-
-/* May the range of heap block blk be skipped under the stream's key? */
-static bool
-skip_stream_skippable(SkipStream *ss, BlockNumber blk)
-{
-	BlockNumber range = blk / LABELSUMMARY_PAGES_PER_RANGE;
-
-	if (range != ss->range)
-	{
-		ss->range_skipped =
-			labelheap_range_unreadable(ss->scan->rs_base.rs_rd, ss->index,
-									   blk);
-		ss->range = range;
-	}
-	return ss->range_skipped;
-}
 
 /*
  * heapgettup_initial_block (heapam.c, PostgreSQL 18.6)
@@ -262,7 +190,7 @@ static BlockNumber
 skip_stream_next_serial(ReadStream *stream, void *callback_private_data,
 						void *per_buffer_data)
 {
-	SkipStream *ss = (SkipStream *) callback_private_data;
+	SkipAhead  *ss = (SkipAhead *) callback_private_data;
 	HeapScanDesc scan = ss->scan;
 
 	if (unlikely(!scan->rs_inited))
@@ -278,7 +206,7 @@ skip_stream_next_serial(ReadStream *stream, void *callback_private_data,
 	/* labelheap: past the ranges holding no label the session may select */
 	while (ss->allowed && ScanDirectionIsForward(scan->rs_dir) &&
 		   scan->rs_prefetch_block != InvalidBlockNumber &&
-		   skip_stream_skippable(ss, scan->rs_prefetch_block))
+		   skip_ahead_skippable(ss, scan->rs_prefetch_block))
 		scan->rs_prefetch_block = advance_block(scan,
 												scan->rs_prefetch_block,
 												scan->rs_dir);
@@ -294,7 +222,7 @@ static BlockNumber
 skip_stream_next_parallel(ReadStream *stream, void *callback_private_data,
 						  void *per_buffer_data)
 {
-	SkipStream *ss = (SkipStream *) callback_private_data;
+	SkipAhead  *ss = (SkipAhead *) callback_private_data;
 	HeapScanDesc scan = ss->scan;
 	ParallelBlockTableScanDesc pbscan =
 		(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
@@ -326,7 +254,7 @@ skip_stream_next_parallel(ReadStream *stream, void *callback_private_data,
 
 	/* labelheap: past the ranges holding no label the session may select */
 	while (ss->allowed && scan->rs_prefetch_block != InvalidBlockNumber &&
-		   skip_stream_skippable(ss, scan->rs_prefetch_block))
+		   skip_ahead_skippable(ss, scan->rs_prefetch_block))
 		scan->rs_prefetch_block =
 			table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
 											  scan->rs_parallelworkerdata,
@@ -345,7 +273,7 @@ labelheap_skip_stream_begin(TableScanDesc sscan)
 {
 	HeapScanDesc scan = (HeapScanDesc) sscan;
 	Oid			indexoid;
-	SkipStream *ss;
+	SkipAhead  *ss;
 
 	if (!(sscan->rs_flags & SO_TYPE_SEQSCAN) ||
 		!(sscan->rs_flags & SO_ALLOW_PAGEMODE) || sscan->rs_nkeys != 0 ||
@@ -355,13 +283,7 @@ labelheap_skip_stream_begin(TableScanDesc sscan)
 	if (!OidIsValid(indexoid))
 		return;
 
-	ss = palloc0(sizeof(SkipStream));
-	ss->scan = scan;
-	ss->indexoid = indexoid;
-	ss->allowed = false;			/* the first call decides */
-	ss->writes = labelheap_summary_writes;
-	ss->epoch = avc_decision_epoch;
-	ss->range = InvalidBlockNumber;
+	ss = skip_ahead_register(scan, indexoid, sizeof(SkipAhead));
 
 	/* heap's stream has read nothing yet (heap_beginscan makes it last) */
 	read_stream_end(scan->rs_read_stream);
@@ -373,27 +295,6 @@ labelheap_skip_stream_begin(TableScanDesc sscan)
 								   skip_stream_next_parallel :
 								   skip_stream_next_serial,
 								   ss, 0);
-
-	ss->forget.func = skip_stream_forget;
-	ss->forget.arg = ss;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &ss->forget);
-	ss->next = skip_streams;
-	skip_streams = ss;
-}
-
-/* At scan end: the summary is closed, the scan forgotten. */
-void
-labelheap_skip_stream_end(TableScanDesc sscan)
-{
-	SkipStream *ss;
-
-	if (skip_streams == NULL || (ss = skip_stream_of(sscan)) == NULL)
-		return;
-	if (ss->index != NULL)
-		index_close(ss->index, NoLock);
-	ss->index = NULL;
-	skip_stream_unlink(ss);
-	/* the reset callback stays registered; unlinking twice is harmless */
 }
 
 /*
@@ -405,18 +306,16 @@ void
 labelheap_skip_stream_sync(TableScanDesc sscan, bool allowed)
 {
 	HeapScanDesc scan = (HeapScanDesc) sscan;
-	SkipStream *ss;
+	SkipAhead  *ss;
 	uint64		epoch;
 
-	if (skip_streams == NULL || (ss = skip_stream_of(sscan)) == NULL)
+	if ((ss = skip_ahead_of(sscan, SO_TYPE_SEQSCAN)) == NULL)
 		return;
 	allowed = allowed && labelheap_skip_ranges &&
 		(sscan->rs_flags & SO_ALLOW_PAGEMODE) && sscan->rs_nkeys == 0;
 	/* a reset below could not redo heap_setscanlimits' countdown */
 	allowed = allowed && scan->rs_numblocks == InvalidBlockNumber;
-	epoch = avc_current_epoch();
-	if (allowed == ss->allowed && labelheap_summary_writes == ss->writes &&
-		epoch == ss->epoch)
+	if (!skip_ahead_key_changed(ss, allowed, &epoch))
 		return;
 
 	/*
@@ -434,13 +333,7 @@ labelheap_skip_stream_sync(TableScanDesc sscan, bool allowed)
 		scan->rs_prefetch_block = scan->rs_cblock;
 		read_stream_reset(scan->rs_read_stream);
 	}
-	/* opened here, not in the stream's callback (no invalidations there) */
-	if (allowed && ss->index == NULL)
-		ss->index = index_open(ss->indexoid, AccessShareLock);
-	ss->allowed = allowed;
-	ss->writes = labelheap_summary_writes;
-	ss->epoch = epoch;
-	ss->range = InvalidBlockNumber;
+	skip_ahead_rekey(ss, allowed, epoch);
 }
 
 #endif							/* 17+ */

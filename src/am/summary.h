@@ -62,12 +62,14 @@ extern bool labelheap_summary_corrupt(Relation index, BlockNumber heapblk,
 									  Oid secid);
 
 /*
- * skip.c and skip_stream.c: scans that skip ranges holding no label the
- * session may select.  Sequential scans: on 15 skip.c moves heap's scan
- * past them; 17 and 18 read blocks through a read stream, and labelheap's
- * (skip_stream.c) leaves them out.  Bitmap heap scans: up to 17 the AM
- * declines a skippable block (skip.c); 18 iterates the bitmap inside
- * heap's read stream, and labelheap's (skip_bitmap.c) leaves them out.
+ * skip.c, skip_stream.c and skip_bitmap.c: scans that skip ranges holding
+ * no label the session may select.  Sequential scans: on 15 skip.c moves
+ * heap's scan past them; 17 and 18 read blocks through a read stream, and
+ * labelheap's (skip_stream.c) leaves them out.  Bitmap heap scans: up to
+ * 17 the AM declines a skippable block (skip.c); 18 iterates the bitmap
+ * inside heap's read stream, and labelheap's (skip_bitmap.c) leaves them
+ * out.
+ * The two streams decide ahead; skip_ahead.c keeps what they share.
  */
 extern bool labelheap_range_unreadable(Relation rel, Relation index,
 									   BlockNumber blk);
@@ -78,11 +80,12 @@ extern uint64 labelheap_summary_writes;
 #if PG_VERSION_NUM < 170000
 extern bool labelheap_skip_advance(TableScanDesc scan);
 #define labelheap_skip_stream_begin(sscan) ((void) 0)
-#define labelheap_skip_stream_end(sscan) ((void) 0)
+#define labelheap_skip_ahead_end(sscan) ((void) 0)
 #else
 extern void labelheap_skip_stream_begin(TableScanDesc sscan);
-extern void labelheap_skip_stream_end(TableScanDesc sscan);
 extern void labelheap_skip_stream_sync(TableScanDesc sscan, bool allowed);
+/* skip_ahead.c: the end of a scan that skipped ahead (either kind) */
+extern void labelheap_skip_ahead_end(TableScanDesc sscan);
 #endif
 
 /*
@@ -112,12 +115,10 @@ extern bool labelheap_skip_bitmap_block(TableScanDesc scan,
 										struct TBMIterateResult *tbmres);
 #define labelheap_skip_bitmap_begin(sscan) ((void) 0)
 #define labelheap_skip_bitmap_rescan(sscan) ((void) 0)
-#define labelheap_skip_bitmap_end(sscan) ((void) 0)
 #else
 /* skip_bitmap.c: 18's bitmap heap scans, whose heap iterates the bitmap */
 extern void labelheap_skip_bitmap_begin(TableScanDesc sscan);
 extern void labelheap_skip_bitmap_rescan(TableScanDesc sscan);
-extern void labelheap_skip_bitmap_end(TableScanDesc sscan);
 extern void labelheap_skip_bitmap_sync(TableScanDesc sscan, bool allowed,
 									   uint64 *lossy_pages,
 									   uint64 *exact_pages);
