@@ -5,7 +5,9 @@
 # or read path shows up in one run.
 #
 # Units: a row of COPY FROM, a row of count(*) (a sequential scan of
-# 100k rows the session may all read), an index point lookup (a nested loop of
+# 100k rows the session may all read; scansum: the same of a copy of the
+# table that, in labelheap, has a label summary, so that its rows pass
+# unread), an index point lookup (a nested loop of
 # primary-key probes, as bench/parts/scan.sh's), a pgbench select-only and
 # a TPC-B transaction (one client, simple protocol), and an UPDATE of a row with a
 # fresh 100 kB out-of-line value (STORAGE EXTERNAL, as parts/update.sh's).
@@ -24,13 +26,13 @@
 # on; rows of labelheap tables get the policy's label for new rows.
 #
 # usage: bench/instructions.sh            (about 15 minutes on 2 cores)
-# env:   INSTR_UNITS="copy scan lookup select tpcb toast" selects units;
+# env:   INSTR_UNITS="copy scan scansum lookup select tpcb toast" selects units;
 #        INSTR_OUT=file also writes the table there.
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
 
-INSTR_UNITS=${INSTR_UNITS:-copy scan lookup select tpcb toast}
+INSTR_UNITS=${INSTR_UNITS:-copy scan scansum lookup select tpcb toast}
 command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --bench installs it)"
 
 labelam_setup --bench
@@ -52,9 +54,16 @@ for am in heap labelheap; do
 		-c "CREATE TABLE c (id int8, v int4, pad text)" \
 		-c "CREATE TABLE t (id int8 PRIMARY KEY, v int4 NOT NULL, pad text NOT NULL)" \
 		-c "INSERT INTO t SELECT i, i % 1000, md5(i::text) FROM generate_series(0, $LOOKUP_ROWS - 1) i" \
+		-c "CREATE TABLE ts (LIKE t)" -c "INSERT INTO ts SELECT * FROM t" \
 		-c "CREATE TABLE u (id int PRIMARY KEY, big text)" \
 		-c "ALTER TABLE u ALTER big SET STORAGE EXTERNAL" \
 		-c "VACUUM (FREEZE, ANALYZE)" >/dev/null || die "set-up of i_$am failed"
+	# ts: t's rows; in labelheap with a label summary, whose ranges all hold
+	# the one label, so that count(*) passes their rows unread
+	if [ "$am" = labelheap ]; then
+		q -d "i_$am" -c "CREATE INDEX ts_labels ON ts USING labelsummary (id)" >/dev/null ||
+			die "label summary of ts failed"
+	fi
 	as_user env PGOPTIONS="-c default_table_access_method=$am" \
 		"$PGBIN/pgbench" -i -q -s 1 "i_$am" >"$WORK/pgbench_init_$am.log" 2>&1 ||
 		{ cat "$WORK/pgbench_init_$am.log" >&2; die "pgbench -i failed"; }
@@ -140,18 +149,19 @@ unit_lookup() {
 	i2=$(measure lookups "$1" 11000)
 	per_unit 1000 "$i1" 11000 "$i2"
 }
-counts() {	# am n: n sequential count(*) of t in one session
+counts() {	# am n [table]: n sequential count(*) of t (or table) in one session
 	local i
-	for i in $(seq 1 "$2"); do echo "SELECT count(*) FROM t;"; done |
+	for i in $(seq 1 "$2"); do echo "SELECT count(*) FROM ${3:-t};"; done |
 		sql "i_$1" -c "SET enable_indexscan = off" -c "SET enable_indexonlyscan = off" \
 			-c "SET enable_bitmapscan = off" -f -
 }
-unit_scan() {	# per row of t
+unit_scan() {	# am [table]: per row of t (or table)
 	local i1 i2
-	i1=$(measure counts "$1" 1)
-	i2=$(measure counts "$1" 11)
+	i1=$(measure counts "$1" 1 "${2:-t}")
+	i2=$(measure counts "$1" 11 "${2:-t}")
 	echo $(( ($i2 - $i1) / (10 * LOOKUP_ROWS) ))
 }
+unit_scansum() { unit_scan "$1" ts; }	# per row of ts
 pgb() { as_user "$PGBIN/pgbench" -n -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
 pgb_select() { as_user "$PGBIN/pgbench" -n -S -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
 unit_select() {
@@ -187,7 +197,7 @@ for unit in $INSTR_UNITS; do
 	done
 done
 
-name() { case $1 in copy) echo "COPY FROM, per row" ;; scan) echo "count(*) by a sequential scan, per row" ;; lookup) echo "index point lookup" ;;
+name() { case $1 in copy) echo "COPY FROM, per row" ;; scan) echo "count(*) by a sequential scan, per row" ;; scansum) echo "count(*) by a sequential scan, per row, labelheap's table with a label summary" ;; lookup) echo "index point lookup" ;;
 	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
 	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null):"
