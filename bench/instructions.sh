@@ -4,7 +4,8 @@
 # time on a shared machine, so that a change of a few percent on the write
 # or read path shows up in one run.
 #
-# Units: a row of COPY FROM, a row of count(*) (a sequential scan of
+# Units: a row of COPY FROM (copysum: into a table that, in labelheap,
+# has a label summary, which COPY keeps), a row of count(*) (a sequential scan of
 # 100k rows the session may all read; scansum: the same of a copy of the
 # table that, in labelheap, has a label summary, so that its rows pass
 # unread), an index point lookup (a nested loop of
@@ -26,13 +27,13 @@
 # on; rows of labelheap tables get the policy's label for new rows.
 #
 # usage: bench/instructions.sh            (about 15 minutes on 2 cores)
-# env:   INSTR_UNITS="copy scan scansum lookup select tpcb toast" selects units;
+# env:   INSTR_UNITS="copy copysum scan scansum lookup select tpcb toast" selects units;
 #        INSTR_OUT=file also writes the table there.
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
 
-INSTR_UNITS=${INSTR_UNITS:-copy scan scansum lookup select tpcb toast}
+INSTR_UNITS=${INSTR_UNITS:-copy copysum scan scansum lookup select tpcb toast}
 command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --bench installs it)"
 
 labelam_setup --bench
@@ -52,6 +53,7 @@ for am in heap labelheap; do
 	q -d postgres -c "CREATE DATABASE i_$am" >/dev/null || die "CREATE DATABASE failed"
 	q -d "i_$am" -c "CREATE EXTENSION labelam" -c "SET default_table_access_method = $am" \
 		-c "CREATE TABLE c (id int8, v int4, pad text)" \
+		-c "CREATE TABLE cs (LIKE c)" \
 		-c "CREATE TABLE t (id int8 PRIMARY KEY, v int4 NOT NULL, pad text NOT NULL)" \
 		-c "INSERT INTO t SELECT i, i % 1000, md5(i::text) FROM generate_series(0, $LOOKUP_ROWS - 1) i" \
 		-c "CREATE TABLE ts (LIKE t)" -c "INSERT INTO ts SELECT * FROM t" \
@@ -60,9 +62,11 @@ for am in heap labelheap; do
 		-c "VACUUM (FREEZE, ANALYZE)" >/dev/null || die "set-up of i_$am failed"
 	# ts: t's rows; in labelheap with a label summary, whose ranges all hold
 	# the one label, so that count(*) passes their rows unread
+	# cs: c, and in labelheap with a label summary that COPY keeps
 	if [ "$am" = labelheap ]; then
-		q -d "i_$am" -c "CREATE INDEX ts_labels ON ts USING labelsummary (id)" >/dev/null ||
-			die "label summary of ts failed"
+		q -d "i_$am" -c "CREATE INDEX ts_labels ON ts USING labelsummary (id)" \
+			-c "CREATE INDEX cs_labels ON cs USING labelsummary (id)" >/dev/null ||
+			die "label summaries of ts and cs failed"
 	fi
 	as_user env PGOPTIONS="-c default_table_access_method=$am" \
 		"$PGBIN/pgbench" -i -q -s 1 "i_$am" >"$WORK/pgbench_init_$am.log" 2>&1 ||
@@ -130,13 +134,24 @@ per_unit() {	# n1 i1 n2 i2
 
 sql() { as_user "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d "$@"; }
 
+# The first session in a database after the restart pays once for what
+# later sessions find made (the relation cache's init file, ...), and a
+# unit's two sessions cancel only what both pay: so one session in each
+# database before any unit (without it, COPY's first session paid it alone,
+# and COPY came out about 540 instructions a row too cheap, in heap and
+# labelheap alike).
+for am in heap labelheap; do
+	sql "i_$am" -c "SELECT count(*) FROM pg_class" >/dev/null || die "first session in i_$am failed"
+done
+
 declare -A RESULT
-unit_copy() {	# am
+unit_copy() {	# am [table]: per row COPY'd into c (or table)
 	local i1 i2
-	i1=$(measure sql "i_$1" -c "COPY c FROM '$WORK/copy_2000.data'")
-	i2=$(measure sql "i_$1" -c "COPY c FROM '$WORK/copy_22000.data'")
+	i1=$(measure sql "i_$1" -c "COPY ${2:-c} FROM '$WORK/copy_2000.data'")
+	i2=$(measure sql "i_$1" -c "COPY ${2:-c} FROM '$WORK/copy_22000.data'")
 	per_unit 2000 "$i1" 22000 "$i2"
 }
+unit_copysum() { unit_copy "$1" cs; }	# per row COPY'd into cs
 lookups() {	# am n
 	sql "i_$1" -c "SET enable_hashjoin = off" -c "SET enable_mergejoin = off" \
 		-c "SET enable_seqscan = off" -c "SET enable_bitmapscan = off" \
@@ -197,7 +212,7 @@ for unit in $INSTR_UNITS; do
 	done
 done
 
-name() { case $1 in copy) echo "COPY FROM, per row" ;; scan) echo "count(*) by a sequential scan, per row" ;; scansum) echo "count(*) by a sequential scan, per row, labelheap's table with a label summary" ;; lookup) echo "index point lookup" ;;
+name() { case $1 in copy) echo "COPY FROM, per row" ;; copysum) echo "COPY FROM, per row, labelheap's table with a label summary" ;; scan) echo "count(*) by a sequential scan, per row" ;; scansum) echo "count(*) by a sequential scan, per row, labelheap's table with a label summary" ;; lookup) echo "index point lookup" ;;
 	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
 	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null):"
