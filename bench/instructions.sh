@@ -212,6 +212,11 @@ for unit in $INSTR_UNITS; do
 	done
 done
 
+# the server under valgrind stops before the work directory goes: its
+# processes write their callgrind files as they exit
+as_user "$PGBIN/pg_ctl" -D "$PGDATA" -m fast -w -t 300 stop >/dev/null 2>&1
+wait
+
 name() { case $1 in copy) echo "COPY FROM, per row" ;; copysum) echo "COPY FROM, per row, labelheap's table with a label summary" ;; scan) echo "count(*) by a sequential scan, per row" ;; scansum) echo "count(*) by a sequential scan, per row, labelheap's table with a label summary" ;; lookup) echo "index point lookup" ;;
 	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
