@@ -518,15 +518,23 @@ labelheap_batch_label_begin(Relation rel, LabelheapBatchLabel *batch)
 {
 	batch->secid = new_secid(rel, &batch->perms);
 	batch->checked = false;
+
+	/*
+	 * Once for the batch: COPY holds a lock that keeps the table's columns
+	 * as they are until it ends.
+	 */
+	batch->attnum = labelheap_label_column_attnum(rel);
 }
 
-/* Label of one row of a batch, its checks done. */
+/* labelheap_batch_row_secid's rows of a label column, and its first row */
 Oid
-labelheap_batch_row_secid(Relation rel, LabelheapBatchLabel *batch,
-						  TupleTableSlot *slot)
+labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
+							   TupleTableSlot *slot)
 {
-	Oid			colsecid = column_secid(rel, slot);
+	Oid			colsecid = InvalidOid;
 
+	if (batch->attnum != 0)
+		colsecid = labelheap_label_column_take(slot, batch->attnum);
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
 		require_chosen_label(rel, batch->secid, batch->perms, colsecid);

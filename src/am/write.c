@@ -78,14 +78,14 @@ tuple_into_slot(Relation rel, TupleTableSlot *slot, HeapTuple tuple)
  */
 static HeapTuple
 label_slot_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
-				 bool *in_slot)
+				 AttrNumber label_attnum, bool *in_slot)
 {
 	HeapTupleTableSlot *hslot = (HeapTupleTableSlot *) slot;
 	HeapTuple	tuple;
 
 	*in_slot = false;
 	if (!(TTS_IS_BUFFERTUPLE(slot) || TTS_IS_HEAPTUPLE(slot)) ||
-		hslot->tuple == NULL || labelheap_label_column_attnum(rel) != 0)
+		hslot->tuple == NULL || label_attnum != 0)
 		return NULL;
 	if (!TTS_SHOULDFREE(slot))
 		return labelheap_copy_with_label(hslot->tuple, RelationGetDescr(rel),
@@ -106,12 +106,13 @@ label_slot_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 
 /*
  * The slot's values as a labeled tuple ready for heap's writers: toasted by
- * us if heap would otherwise toast it (then *toast is set).
+ * us if heap would otherwise toast it (then *toast is set).  label_attnum
+ * is labelheap_label_column_attnum(rel), which COPY looks up once a batch.
  */
 static HeapTuple
 prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
-			  HeapTuple oldtup, bool old_has_external, int options,
-			  LabelheapToast **toast)
+			  AttrNumber label_attnum, HeapTuple oldtup,
+			  bool old_has_external, int options, LabelheapToast **toast)
 {
 	HeapTuple	tuple;
 	bool		in_slot;
@@ -119,7 +120,7 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 
 	*toast = NULL;
 	oldcxt = MemoryContextSwitchTo(slot->tts_mcxt);
-	tuple = label_slot_tuple(rel, slot, secid, &in_slot);
+	tuple = label_slot_tuple(rel, slot, secid, label_attnum, &in_slot);
 	if (tuple == NULL)
 	{
 		slot_getallattrs(slot);
@@ -157,7 +158,9 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	Oid			secid = labelheap_insert_secid(rel, slot);
 
 	labelheap_label_set_note(rel, secid);
-	tuple = prepare_tuple(rel, slot, secid, NULL, false, options, &toast);
+	tuple = prepare_tuple(rel, slot, secid,
+						  labelheap_label_column_attnum(rel), NULL, false,
+						  options, &toast);
 	if (speculative)
 	{
 		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, specToken);
@@ -230,8 +233,8 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 			labelheap_label_set_note(rel, secid);
 			noted = true;
 		}
-		tuples[i] = prepare_tuple(rel, slots[i], secid, NULL, false, options,
-								  &toast[i]);
+		tuples[i] = prepare_tuple(rel, slots[i], secid, batch.attnum, NULL,
+								  false, options, &toast[i]);
 	}
 
 	start = 0;
@@ -334,8 +337,9 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	newsecid = labelheap_update_secid(rel, secid, slot);
 	labelheap_label_set_note(rel, newsecid);
 	/* heap's update path always uses WAL and the FSM for TOAST */
-	tuple = prepare_tuple(rel, slot, newsecid, oldcopy, old_has_external, 0,
-						  &toast);
+	tuple = prepare_tuple(rel, slot, newsecid,
+						  labelheap_label_column_attnum(rel), oldcopy,
+						  old_has_external, 0, &toast);
 	if (toast != NULL)
 	{
 		result = labelheap_update_final(rel, otid, tuple, cid, crosscheck,
