@@ -31,6 +31,19 @@
 #error "labelam builds against PostgreSQL 15, 17 and 18 only"
 #endif
 
+/*
+ * 16 and later build extension libraries with -fvisibility=hidden, 15 does
+ * not: there, a variable of labelam's own that a per-row path reads
+ * (filter.c's fast path) is reached through the global offset table, two
+ * loads instead of one, unless it is declared hidden.  Only for variables
+ * no other library uses.
+ */
+#ifdef __GNUC__
+#define LABELAM_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define LABELAM_HIDDEN
+#endif
+
 /* 16: RelFileNode became RelFileLocator */
 #if PG_VERSION_NUM >= 160000
 #include "storage/relfilelocator.h"

@@ -49,6 +49,7 @@
 #include "utils/syscache.h"
 #include "utils/snapmgr.h"
 
+#include "am/heap_next.h"
 #include "am/labelheap_int.h"
 #include "am/page_decisions.h"
 #include "avc/avc.h"
@@ -113,17 +114,18 @@ page_row_passes(PageDecisions *pd, HeapScanDesc hscan)
 }
 
 /*
- * labelheap_page_next found a readable row after the current one: heap
- * returns it next, from this page.
+ * labelheap_page_next found a readable row, next, after the current one:
+ * it is returned from this page, as heap would (heap_next.h).
  */
 static pg_attribute_always_inline bool
-page_row_next(TableScanDesc scan, ScanDirection direction,
-			  TupleTableSlot *slot, PageDecisions *pd)
+page_row_next(TableScanDesc scan, TupleTableSlot *slot, PageDecisions *pd,
+			  int next)
 {
-	if (!heap_getnextslot(scan, direction, slot))
-		elog(ERROR, "heap's scan left a page with rows to return");
-	if (!page_row_passes(pd, (HeapScanDesc) scan))
-		elog(ERROR, "heap's scan returned a row other than the next one");
+	HeapScanDesc hscan = (HeapScanDesc) scan;
+
+	labelheap_heap_next_on_page(hscan, next, slot);
+	if (!page_row_passes(pd, hscan))
+		elog(ERROR, "labelheap returned a row not decided readable");
 	return scan_row_found(scan, slot);
 }
 
@@ -162,11 +164,14 @@ scan_getnextslot_slow(TableScanDesc scan, ScanDirection direction,
 
 			if (pd != NULL)
 			{
+				int			next;
+
 				if (page_row_passes(pd, hscan))
 					return scan_row_found(scan, slot);
 				/* pass over the page's hidden rows; read on, or the next page */
-				if (labelheap_page_pass_hidden(pd, hscan) < pd->ntuples)
-					return page_row_next(scan, direction, slot, pd);
+				next = labelheap_page_pass_hidden(pd, hscan);
+				if (next < pd->ntuples)
+					return page_row_next(scan, slot, pd, next);
 				continue;
 			}
 		}
@@ -185,43 +190,50 @@ scan_getnextslot_page(TableScanDesc scan, ScanDirection direction,
 {
 	HeapScanDesc hscan = (HeapScanDesc) scan;
 	PageDecisions *pd;
+	int			next;
 
 	/*
 	 * The current page's rows were decided when heap read it, and one to
-	 * hand out is left: heap returns it next, from this page.
+	 * hand out is left: it is returned next, from this page.
 	 */
 	if (likely(ScanDirectionIsForward(direction)) &&
 		(pd = labelheap_page_find(hscan)) != NULL &&
-		labelheap_page_next(pd, hscan) < pd->ntuples)
-		return page_row_next(scan, direction, slot, pd);
+		(next = labelheap_page_next(pd, hscan)) < pd->ntuples)
+		return page_row_next(scan, slot, pd, next);
 	return scan_getnextslot_slow(scan, direction, slot);
+}
+
+/*
+ * The fast path's row out, a function of its own so that the checks before
+ * it need no stack frame (both ways out are tail calls).
+ */
+static pg_noinline bool
+page_row_out(HeapScanDesc hscan, int next, TupleTableSlot *slot)
+{
+	labelheap_heap_next_on_page(hscan, next, slot);
+	return true;
 }
 
 bool
 labelheap_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 						   TupleTableSlot *slot)
 {
-#ifndef USE_ASSERT_CHECKING
 	HeapScanDesc hscan = (HeapScanDesc) scan;
 	PageDecisions *pd = labelheap_page_last;
 	int			next = hscan->rs_cindex + 1;
 
 	/*
 	 * The most common row of a filtered scan: the next row on the page heap
-	 * is on, decided readable (and not audited) when heap read the page.
-	 * Heap returns it, and nothing is left to do after heap: a tail call,
-	 * with no call before it, so that this path saves no registers.  Builds
-	 * with assertions take page_row_next, which checks that heap returned
-	 * that row.
+	 * is on, decided readable (and not audited) when heap read the page.  It
+	 * goes out as heap would return it, without a call into heap.
 	 */
 	if (likely(ScanDirectionIsForward(direction)) &&
-		likely(labelheap_page_holds(pd, hscan)) &&
+		likely(labelheap_page_current(pd, hscan)) &&
 		likely(next < pd->ntuples) &&
 		likely((pd->flags[next] & (PAGE_ROW_READABLE | PAGE_ROW_AUDITED)) ==
 			   PAGE_ROW_READABLE) &&
 		likely(!labelheap_rewrite_active))
-		return heap_getnextslot(scan, direction, slot);
-#endif
+		return page_row_out(hscan, next, slot);
 	return scan_getnextslot_page(scan, direction, slot);
 }
 

@@ -40,7 +40,7 @@ extern PGDLLIMPORT bool labelheap_page_decisions;
 extern PGDLLIMPORT bool labelheap_pass_ranges;
 extern PGDLLIMPORT PageDecisions labelheap_page_decisions_slots[PAGE_DECISIONS_SLOTS];
 /* the slot last decided or found: the scan being read, usually */
-extern PGDLLIMPORT PageDecisions *labelheap_page_last;
+extern PGDLLIMPORT PageDecisions *labelheap_page_last LABELAM_HIDDEN;
 
 extern PageDecisions *labelheap_page_decide(HeapScanDesc scan);
 extern PageDecisions *labelheap_page_find(HeapScanDesc scan);
@@ -58,17 +58,28 @@ labelheap_page_decisions_slot(HeapScanDesc scan)
 }
 
 /*
- * Do pd's decisions hold for the page heap's scan is on?  Made for this
+ * Are pd's decisions those of the page heap's scan is on?  Made for this
  * scan on this page as heap read it, at the current avc epoch, and the
- * scan is still a filtered page-at-a-time read with decisions by page.
+ * scan is still a page-at-a-time read.  Enough to hand out a row decided
+ * readable: every read mode returns a row the session may select.
  */
 static inline bool
-labelheap_page_holds(PageDecisions *pd, HeapScanDesc scan)
+labelheap_page_current(PageDecisions *pd, HeapScanDesc scan)
 {
 	return pd->scan == scan && pd->block == scan->rs_cblock &&
 		pd->buffer == scan->rs_cbuf && pd->ntuples == scan->rs_ntuples &&
 		avc_epoch_holds(pd->epoch) &&
-		(scan->rs_base.rs_flags & SO_ALLOW_PAGEMODE) &&
+		(scan->rs_base.rs_flags & SO_ALLOW_PAGEMODE);
+}
+
+/*
+ * Do pd's decisions hold for the page heap's scan is on, hidden rows
+ * included?  Passing over a hidden row is right for a filtered read only.
+ */
+static inline bool
+labelheap_page_holds(PageDecisions *pd, HeapScanDesc scan)
+{
+	return labelheap_page_current(pd, scan) &&
 		labelheap_current_read_mode == READ_FILTERED &&
 		labelheap_page_decisions;
 }

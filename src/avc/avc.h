@@ -19,6 +19,7 @@
 #define LABELAM_AVC_H
 
 #include "access/xact.h"
+#include "pg_compat.h"
 #include "utils/relcache.h"
 
 /*
@@ -109,7 +110,7 @@ extern bool avc_check_tuple_for_statistics(Relation rel, Oid object_secid,
  * it would give (new policy or enforcing mode, another subject, a trusted
  * procedure entered or left): for callers that decide ahead (skip_stream.c).
  */
-extern PGDLLIMPORT uint64 avc_decision_epoch;
+extern PGDLLIMPORT uint64 avc_decision_epoch LABELAM_HIDDEN;
 
 /*
  * avc_decision_epoch once a new policy or enforcing mode the statement has
@@ -120,7 +121,7 @@ extern PGDLLIMPORT uint64 avc_decision_epoch;
 extern uint64 avc_current_epoch(void);
 
 /* a new policy or enforcing mode not yet looked for (see above) */
-extern PGDLLIMPORT bool avc_revalidate_pending;
+extern PGDLLIMPORT bool avc_revalidate_pending LABELAM_HIDDEN;
 
 /*
  * Would every decision taken at epoch (avc_current_epoch()) still be the

@@ -251,6 +251,41 @@ is(as('r_s2', "SELECT (ctid::text::point)[0] FROM reuse WHERE id = 1000"), '1', 
 like($twice, qr{^0/100/1$}m, 'the s0 scan after the failed one hides it');
 is(as('r_s0', "$seq SET max_parallel_workers_per_gather = 0; SELECT scan_twice()"), '0/100/1', '... as a scan of a later statement does');
 
+# 5c. A page a cursor's filtered read decided, the rest of it fetched from
+# inside a command that reads strictly (ALTER TABLE validating a CHECK
+# constraint whose function fetches, once for each row it validates): the
+# rows decided readable go out without another decision, and the read mode
+# is not asked for them (every mode returns a row the session may select),
+# so what is fetched there must still be what row-by-row filtering fetches,
+# and no hidden row.
+$node->safe_psql('postgres', q{
+	CREATE TABLE fetched (pd text, n int, id text) USING heap;
+	GRANT ALL ON fetched TO PUBLIC;
+	CREATE FUNCTION fetch_into(pd text, n int) RETURNS boolean LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO fetched VALUES (pd, n, fetch_next('mix'));
+		RETURN true;
+	END $$;
+	GRANT EXECUTE ON FUNCTION fetch_into(text, int) TO PUBLIC;
+});
+for my $pd ('on', 'off')
+{
+	$node->safe_psql('postgres', "CREATE TABLE probe_$pd (n int) USING heap; ALTER TABLE probe_$pd OWNER TO r_s0;");
+	as('r_s0', "INSERT INTO probe_$pd SELECT g FROM generate_series(1, 300) g");
+	as('r_s0', "SET labelam.page_decisions = $pd; $seq SET max_parallel_workers_per_gather = 0;
+		BEGIN;
+		INSERT INTO fetched SELECT '$pd', -g, fetch_next('mix') FROM generate_series(1, 5) g;
+		ALTER TABLE probe_$pd ADD CONSTRAINT fetches CHECK (fetch_into('$pd', n));
+		COMMIT;");
+}
+my $fetched = "SELECT count(*) || ' ' || md5(string_agg(id, ',' ORDER BY n)) FROM fetched WHERE pd = ";
+is(as('r_s2', "SELECT count(*) FROM fetched f JOIN mix m ON m.id::text = f.id WHERE f.pd = 'on' AND f.n > 0 AND m.lvl = 's0'"),
+	'300', 'the strict command\'s 300 fetches from a cursor over a decided page return s0 rows');
+is(as('r_s2', "SELECT count(*) FROM fetched f JOIN mix m ON m.id::text = f.id WHERE m.lvl <> 's0'"),
+	'0', '... and no fetch returns a row of s1 or s2');
+is(as('r_s2', "$fetched 'on'"), as('r_s2', "$fetched 'off'"),
+	'... the rows row-by-row filtering fetches, in the same order');
+
 # 6. The audit counts the rows a scan reached, not the rows decided ahead:
 # the decisions logged for a LIMIT that stops inside a page, and for a
 # whole scan, are those of row-by-row filtering.  (labelam.audit = all:
