@@ -60,19 +60,16 @@
 
 #if PG_VERSION_NUM >= 170000
 
-#include "access/genam.h"
 #include "access/heapam.h"
 #include "access/relscan.h"
 #include "access/syncscan.h"
 #include "access/tableam.h"
 #include "storage/read_stream.h"
-#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
 #include "am/skip_ahead.h"
 #include "am/summary.h"
-#include "avc/avc.h"
 
 /*
  * heapgettup_initial_block (heapam.c, PostgreSQL 18.6)

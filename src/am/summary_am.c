@@ -273,6 +273,15 @@ labelsummary_handler(PG_FUNCTION_ARGS)
 	amroutine->amcaninclude = false;
 	amroutine->amusemaintenanceworkmem = false;
 	amroutine->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
+#if PG_VERSION_NUM >= 160000
+
+	/*
+	 * Like BRIN's, a summary points to no tuple: an UPDATE that changes only
+	 * its column may stay HOT.  Its insert callback does nothing either way:
+	 * the table AM's writers keep the summary, HOT versions included.
+	 */
+	amroutine->amsummarizing = true;
+#endif
 	amroutine->amkeytype = InvalidOid;
 
 	amroutine->ambuild = labelsummary_build;

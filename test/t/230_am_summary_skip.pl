@@ -473,6 +473,44 @@ is($node->safe_psql('postgres', q{
 	SELECT count(*) FROM ul; SELECT count(*) FROM labelam.verify_labels('ul')}), "10\n0",
 	'an unlogged table\'s summary is reset with the table after a crash');
 
+# --- HOT updates of the summarized column.  From 16 a summary is a
+# summarizing index, as BRIN is: an UPDATE that changes only its column
+# stays HOT (the new version in the old one's block, no new index
+# entries); on 15 it is not HOT.  A HOT update that relabels the row
+# (sysadm, labelam.update_label) puts the new label in the block's range
+# itself: the range is not skipped for a reader of the new label only.
+$node->safe_psql('postgres', q{
+	CREATE TABLE hs (id int, v int, lvl text) USING labelheap WITH (fillfactor = 10);
+	CREATE INDEX hs_labels ON hs USING labelsummary (v);
+	CREATE INDEX hs_id ON hs (id);
+	GRANT ALL ON hs TO PUBLIC;
+	CREATE ROLE r_admin LOGIN;
+	INSERT INTO labelam.role_label VALUES ('r_admin', 'staff_u:sysadm_r:sysadm_t:s1');
+});
+as('r_s1', "INSERT INTO hs SELECT g, g, 's1' FROM generate_series(1, 40) g");
+as('r_s1', 'UPDATE hs SET v = v + 1000');
+as('r_admin', "SET labelam.update_label = 'staff_u:object_r:sepgsql_table_t:s2'; UPDATE hs SET v = v + 1000, lvl = 's2' WHERE id <= 10");
+$node->poll_query_until('postgres', "SELECT n_tup_upd = 50 FROM pg_stat_user_tables WHERE relname = 'hs'")
+  or die 'the updates of hs did not reach the statistics';
+my $hot = $node->safe_psql('postgres', "SELECT n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'hs'");
+if ($node->pg_version >= 16)
+{
+	is($hot, '50', 'updates of the summarized column, relabeling ones too, are HOT (a summarizing index)');
+}
+else
+{
+	is($hot, '0', 'on 15 updates of the summarized column are not HOT');
+}
+is(as('r_s2', 'SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FILTER (WHERE lvl = \'s2\') || \' \' || count(*) FROM hs'),
+	'10 40', 'a reader of s2 finds the ten rows relabeled to s2 by those updates, and the s1 rows');
+is(as('r_s2', 'SET labelam.skip_ranges = off; SET labelam.pass_ranges = off; SET enable_indexscan = off; SET enable_bitmapscan = off; '
+	  . 'SELECT count(*) FILTER (WHERE lvl = \'s2\') || \' \' || count(*) FROM hs'),
+	'10 40', '... as it does without the summary');
+is(as('r_s1', 'SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT count(*) FROM hs'), '30',
+	'a reader of s1 no longer finds them');
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.verify_labels('hs')"), '0',
+	'verify_labels finds nothing after HOT updates of the summarized column');
+
 # the summary names labels per range: raw page readers are refused on it
 $node->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS pageinspect');
 my ($ret, $out, $err) = $node->psql('postgres', "SELECT get_raw_page('doc_labels', 1)");
