@@ -128,6 +128,53 @@ record_pages() {	# part what variant db table
 		{ note "pages of $5 in $4 unknown"; return 0; }
 	record "$1" "$2, pages" "$3" "$p" lower
 }
+# What one statement costs, in one session (psql connection arguments
+# last), printed as "wall cpu blocks wal": the seconds the server's
+# \timing gives; the CPU seconds its backend spent (/proc/PID/schedstat,
+# which neighbours on a shared machine disturb far less than wall clock);
+# the blocks of the relations rels (a comma-separated list, may be empty)
+# it read from outside shared buffers (its transaction's own counters,
+# read before they are flushed: the pages a workload bound by bytes pays
+# for); the bytes of WAL the server wrote meanwhile (nothing else writes
+# during a measurement).  With rels, one transaction around the statement
+# (the counters are the transaction's; a read's commit costs nothing);
+# without, the statement commits by itself, inside its timing, as a
+# client's would.
+query_cost() {	# rels setup-sql sql psql-args...
+	local rels=$1 setup=$2 sql=$3 out=$WORK/qc.out begin= commit=
+	shift 3
+	[ -n "$rels" ] && begin='BEGIN;' commit='COMMIT;'
+	as_user "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 "$@" >"$out" 2>&1 <<-SQL
+		$setup;
+		SELECT pg_backend_pid() AS pid, pg_current_wal_insert_lsn() AS lsn0 \gset
+		\setenv QC_PID :pid
+		$begin
+		\o /dev/null
+		\! cut -d' ' -f1 /proc/\$QC_PID/schedstat > $WORK/qc_cpu0
+		\timing on
+		$sql;
+		\timing off
+		\! cut -d' ' -f1 /proc/\$QC_PID/schedstat > $WORK/qc_cpu1
+		\o
+		SELECT 'cost ' || coalesce((SELECT sum(pg_stat_get_xact_blocks_fetched(r) - pg_stat_get_xact_blocks_hit(r)) FROM unnest('{$rels}'::regclass[]) r), 0) || ' ' || pg_wal_lsn_diff(pg_current_wal_insert_lsn(), :'lsn0');
+		$commit
+	SQL
+	grep -q ERROR "$out" && { cat "$out" >&2; return 1; }
+	awk -v t0="$(cat "$WORK/qc_cpu0")" -v t1="$(cat "$WORK/qc_cpu1")" \
+		'/^Time: / {ms = $2} /^cost / {b = $2; w = $3} END {if (!ms) exit 1; printf "%.4f %.4f %d %d\n", ms / 1000, (t1 - t0) / 1e9, b, w}' "$out"
+}
+# record_cost part metric variant "wall cpu blocks wal" [what]: the
+# statement's wall seconds as metric, and, as what (wall, cpu, blocks,
+# wal) names, its backend CPU, blocks read, WAL
+record_cost() {
+	local part=$1 metric=$2 v=$3 what=${5:-wall cpu}
+	set -- $4
+	[[ " $what " == *" wall "* ]] && record "$part" "$metric (s)" "$v" "$1" lower
+	[[ " $what " == *" cpu "* ]] && record "$part" "$metric, backend CPU (s)" "$v" "$2" lower
+	[[ " $what " == *" blocks "* ]] && record "$part" "$metric, blocks read" "$v" "$3" lower
+	[[ " $what " == *" wal "* ]] && record "$part" "$metric, WAL (MB)" "$v" "$(awk -v b="$4" 'BEGIN {printf "%.1f", b / 1048576}')" lower
+	return 0
+}
 # seconds a query takes, from the server's own \timing, as role $1 in db $2
 # (role "-": db is a connection string, e.g. writer_conn's, as superuser)
 time_query() {	# role db sql [settings-sql]

@@ -26,11 +26,11 @@ for r in $(seq 1 "$BENCH_ROUNDS"); do
 		# the rows' writer drops them (dropping rows needs delete on them)
 		writer_psql copyb "$CL" -c "DROP TABLE IF EXISTS c" -c "$ddl" -c CHECKPOINT >/dev/null ||
 			die "COPY set-up failed"
-		s=$(time_query - "$(writer_conn copyb "$CL")" "COPY c FROM '$WORK/$f'")
-		[ -n "$s" ] || { note "COPY into $v failed"; continue; }
-		record copy "COPY $N rows (s)" "$v" "$s" lower
+		m=$(query_cost "" SELECT "COPY c FROM '$WORK/$f'" -d "$(writer_conn copyb "$CL")") ||
+			{ note "COPY into $v failed"; continue; }
+		record_cost copy "COPY $N rows" "$v" "$m" "wall cpu wal"
 		[ "$r" = 1 ] && record_pages copy "COPY $N rows" "$v" copyb c
-		log "round $r COPY $v: $s s"
+		log "round $r COPY $v: $m (wall s, CPU s, blocks read, WAL bytes)"
 	done
 done
 writer_psql copyb "$CL" -c "DROP TABLE IF EXISTS c" >/dev/null

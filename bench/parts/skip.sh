@@ -104,28 +104,8 @@ skip_setup() {
 	*) echo "SELECT 1" ;;
 	esac
 }
-# wall and CPU seconds of a statement, in one session (psql connection
-# arguments first)
-skip_time() {	# setup-sql sql psql-args...
-	local setup=$1 sql=$2 out=$WORK/skip_m.out
-	shift 2
-	as_user "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 "$@" >"$out" 2>&1 <<-SQL
-		$setup;
-		SELECT pg_backend_pid() AS pid \gset
-		\setenv SKIP_PID :pid
-		\o /dev/null
-		\! cut -d' ' -f1 /proc/\$SKIP_PID/schedstat > $WORK/skip_cpu0
-		\timing on
-		$sql;
-		\timing off
-		\! cut -d' ' -f1 /proc/\$SKIP_PID/schedstat > $WORK/skip_cpu1
-	SQL
-	grep -q ERROR "$out" && { cat "$out" >&2; return 1; }
-	awk -v t0="$(cat "$WORK/skip_cpu0")" -v t1="$(cat "$WORK/skip_cpu1")" \
-		'/^Time: / {ms = $2} END {printf "%.4f %.4f\n", ms / 1000, (t1 - t0) / 1e9}' "$out"
-}
 skip_measure() {	# variant
-	skip_time "$(skip_setup "$1")" "SELECT count(*) FROM $(skip_table "$1")" -U bench_one -d skip
+	query_cost "" "$(skip_setup "$1")" "SELECT count(*) FROM $(skip_table "$1")" -U bench_one -d skip
 }
 
 for v in "${SKIP_VARIANTS[@]}"; do
@@ -141,9 +121,8 @@ for v in clustered-noskip interleaved-noskip rls-func rls-plain; do skip_measure
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in "${SKIP_VARIANTS[@]}"; do
 		m=$(skip_measure "$v") || { note "skip count on $v failed"; continue; }
-		record skip "1%-readable count(*) of $SN rows (s)" "$v" "${m% *}" lower
-		record skip "1%-readable count(*) of $SN rows, backend CPU (s)" "$v" "${m#* }" lower
-		log "round $r skip $v: wall ${m% *} s, cpu ${m#* } s"
+		record_cost skip "1%-readable count(*) of $SN rows" "$v" "$m"
+		log "round $r skip $v: $m (wall s, CPU s, blocks read, WAL bytes)"
 	done
 done
 
@@ -158,9 +137,8 @@ psql_q -d skip -c "COPY (SELECT i, i % 1000, md5(i::text) FROM generate_series(0
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in plain summary; do
 		psql_q -d "${SKIP_CONN[0]}" -c "TRUNCATE c_$v" -c CHECKPOINT >/dev/null || { note "truncate c_$v failed"; continue; }
-		m=$(skip_time "SELECT 1" "COPY c_$v FROM '$SKIP_COPY'" -d "${SKIP_CONN[0]}") || { note "COPY into c_$v failed"; continue; }
-		record skip "COPY of $SN rows (s)" "copy-$v" "${m% *}" lower
-		record skip "COPY of $SN rows, backend CPU (s)" "copy-$v" "${m#* }" lower
-		log "round $r copy $v: wall ${m% *} s, cpu ${m#* } s"
+		m=$(query_cost "" "SELECT 1" "COPY c_$v FROM '$SKIP_COPY'" -d "${SKIP_CONN[0]}") || { note "COPY into c_$v failed"; continue; }
+		record_cost skip "COPY of $SN rows" "copy-$v" "$m" "wall cpu wal"
+		log "round $r copy $v: $m (wall s, CPU s, blocks read, WAL bytes)"
 	done
 done

@@ -22,12 +22,12 @@ for r in $(seq 0 "$BENCH_ROUNDS"); do
 			-c "ALTER TABLE u ALTER big SET STORAGE EXTERNAL" \
 			-c "INSERT INTO u SELECT i, 'x' FROM generate_series(1, $U) i" \
 			-c "VACUUM ANALYZE u" -c CHECKPOINT >/dev/null || die "UPDATE set-up failed"
-		s=$(time_query - "$(writer_conn updb "$UL")" "UPDATE u SET big = repeat(md5(id || '/$r'), $REP)")
-		[ -n "$s" ] || { note "UPDATE on $v failed"; continue; }
+		m=$(query_cost "" SELECT "UPDATE u SET big = repeat(md5(id || '/$r'), $REP)" -d "$(writer_conn updb "$UL")") ||
+			{ note "UPDATE on $v failed"; continue; }
 		[ "$r" = 0 ] && continue
-		record update "UPDATE $U rows, fresh ${BENCH_VALUE_KB} kB values (s)" "$v" "$s" lower
+		record_cost update "UPDATE $U rows, fresh ${BENCH_VALUE_KB} kB values" "$v" "$m" "wall cpu wal"
 		[ "$r" = 1 ] && record_pages update "UPDATE $U rows, with TOAST" "$v" updb u
-		log "round $r UPDATE $v: $s s"
+		log "round $r UPDATE $v: $m (wall s, CPU s, blocks read, WAL bytes)"
 	done
 done
 if [ "$(psql_q -d updb -At -c "SELECT count(*) FROM labelam.verify_labels('u')")" != 0 ]; then
