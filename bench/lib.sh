@@ -135,7 +135,8 @@ record_pages() {	# part what variant db table
 # the blocks of the relations rels (a comma-separated list, may be empty)
 # it read from outside shared buffers (its transaction's own counters,
 # read before they are flushed: the pages a workload bound by bytes pays
-# for); the bytes of WAL the server wrote meanwhile (nothing else writes
+# for; "-" for a session that may not select every row of them, from
+# which labelam withholds them); the bytes of WAL the server wrote meanwhile (nothing else writes
 # during a measurement).  With rels, one transaction around the statement
 # (the counters are the transaction's; a read's commit costs nothing);
 # without, the statement commits by itself, inside its timing, as a
@@ -156,12 +157,12 @@ query_cost() {	# rels setup-sql sql psql-args...
 		\timing off
 		\! cut -d' ' -f1 /proc/\$QC_PID/schedstat > $WORK/qc_cpu1
 		\o
-		SELECT 'cost ' || coalesce((SELECT sum(pg_stat_get_xact_blocks_fetched(r) - pg_stat_get_xact_blocks_hit(r)) FROM unnest('{$rels}'::regclass[]) r), 0) || ' ' || pg_wal_lsn_diff(pg_current_wal_insert_lsn(), :'lsn0');
+		SELECT 'cost ' || CASE WHEN '{$rels}' = '{}' THEN '0' ELSE coalesce((SELECT sum(pg_stat_get_xact_blocks_fetched(r) - pg_stat_get_xact_blocks_hit(r)) FROM unnest('{$rels}'::regclass[]) r)::text, '-') END || ' ' || pg_wal_lsn_diff(pg_current_wal_insert_lsn(), :'lsn0');
 		$commit
 	SQL
 	grep -q ERROR "$out" && { cat "$out" >&2; return 1; }
 	awk -v t0="$(cat "$WORK/qc_cpu0")" -v t1="$(cat "$WORK/qc_cpu1")" \
-		'/^Time: / {ms = $2} /^cost / {b = $2; w = $3} END {if (!ms) exit 1; printf "%.4f %.4f %d %d\n", ms / 1000, (t1 - t0) / 1e9, b, w}' "$out"
+		'/^Time: / {ms = $2} /^cost / {b = $2; w = $3} END {if (!ms) exit 1; printf "%.4f %.4f %s %d\n", ms / 1000, (t1 - t0) / 1e9, b, w}' "$out"
 }
 # record_cost part metric variant "wall cpu blocks wal" [what]: the
 # statement's wall seconds as metric, and, as what (wall, cpu, blocks,
@@ -171,7 +172,9 @@ record_cost() {
 	set -- $4
 	[[ " $what " == *" wall "* ]] && record "$part" "$metric (s)" "$v" "$1" lower
 	[[ " $what " == *" cpu "* ]] && record "$part" "$metric, backend CPU (s)" "$v" "$2" lower
-	[[ " $what " == *" blocks "* ]] && record "$part" "$metric, blocks read" "$v" "$3" lower
+	# ("-": the counters are withheld from a session that may not select
+	# every row they count, src/am/counters.c)
+	[[ " $what " == *" blocks "* && $3 != - ]] && record "$part" "$metric, blocks read" "$v" "$3" lower
 	[[ " $what " == *" wal "* ]] && record "$part" "$metric, WAL (MB)" "$v" "$(awk -v b="$4" 'BEGIN {printf "%.1f", b / 1048576}')" lower
 	return 0
 }

@@ -13,7 +13,7 @@
  *							table) runs as COPY (SELECT ...) TO
  *		avc/boundaries.c	statement start (policy reload check), depth
  *		am/frames.c			the command's frame: its own scans are strict,
- *							COPY TO's filtered
+ *							COPY TO's filtered; EXPLAIN's reports buffers
  *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
  *							CREATE DATABASE's template for its label
  *		am/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
@@ -27,6 +27,9 @@
  *		avc/boundaries.c	statement start
  *		objects/label.c		no parallel workers inside trusted procedures
  *		(PostgreSQL)
+ *		am/instrumented.c	no instrumented query (EXPLAIN ANALYZE, BUFFERS,
+ *							auto_explain) over rows beyond the session's
+ *							reach, as the hooks before set it up
  *		am/ios.c			index-only scans of labelheap tables ask the table
  *	ExecutorRun, ExecutorFinish
  *		avc/boundaries.c	depth
@@ -43,6 +46,8 @@
  *		objects/dml.c		db_table, db_column, db_sequence, db_view
  *	object_access_hook
  *		am/raw_access.c		logical decoding functions need every label
+ *		am/counters.c		statistics counters reached without their
+ *							checked twins, pg_stat_io: every label
  *		am/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
@@ -55,8 +60,9 @@
  *		objects/label.c		trusted procedures run with the policy's label;
  *							functions the subject may not execute refused
  *	planner_hook
- *		objects/functions.c	calls of sequence and large-object built-ins
- *							become calls of their checked twins
+ *		objects/functions.c	calls of sequence, large-object and statistics
+ *							counter built-ins become calls of their
+ *							checked twins (counters: am/counters.c)
  *	get_relation_info_hook
  *		am/planner.c		no index endpoint probes past the session's reach
  *	post_parse_analyze_hook
@@ -198,6 +204,7 @@ labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 	avc_statement_start();
 	objects_executor_start(queryDesc);
 	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
+	labelheap_instrumented_executor_start(queryDesc, eflags);
 	labelheap_ios_executor_start(queryDesc);
 }
 
@@ -291,6 +298,7 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 {
 	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
 	labelheap_raw_object_access(access, classId, objectId, subId, arg);
+	labelheap_counters_object_access(access, classId, objectId);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
 	objects_object_access(access, classId, objectId, subId, arg);

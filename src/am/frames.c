@@ -32,6 +32,11 @@
  * in it (a trigger on a cascaded table) is an ordinary query again unless
  * ri_triggers.c sets the flag anew for its own nested query.
  *
+ * A frame also says whether its buffer or WAL usage is reported (EXPLAIN
+ * ANALYZE or BUFFERS, a query instrumented for buffers): everything nested
+ * in it counts there, so instrumented.c refuses nested queries that read
+ * rows beyond the session's reach.
+ *
  * Non-MVCC reads (unique checks and ON CONFLICT arbiters with
  * SnapshotDirty, trigger fetches with SnapshotAny) are never filtered: they
  * serve integrity and hand the rows to no user code.  Index builds,
@@ -43,9 +48,11 @@
 #include "postgres.h"
 
 #include "executor/executor.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "tcop/utility.h"
+#include "utils/builtins.h"
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
@@ -137,6 +144,22 @@ executor_frame(QueryDesc *queryDesc, LabelheapFrame *frame, bool *ri)
 }
 
 /*
+ * Is the buffer or WAL usage of the innermost frame, or of one it is
+ * nested in, reported to the session?  Everything a frame runs counts in
+ * its usage, nested queries included (instrumented.c).
+ */
+bool
+labelheap_frame_counts_buffers(void)
+{
+	LabelheapFrame *frame;
+
+	for (frame = current_frame; frame != NULL; frame = frame->outer)
+		if (frame->counts_buffers)
+			return true;
+	return false;
+}
+
+/*
  * Enter the frame of an ExecutorRun or ExecutorFinish (src/hooks.c calls
  * this and labelheap_frame_leave around them).  A referential-integrity
  * query's frame clears SECURITY_NOFORCE_RLS for what runs nested in it.
@@ -145,6 +168,8 @@ void
 labelheap_frame_enter_executor(LabelheapFrame *frame, QueryDesc *queryDesc)
 {
 	executor_frame(queryDesc, frame, &frame->ri);
+	frame->counts_buffers = (queryDesc->instrument_options &
+							 (INSTRUMENT_BUFFERS | INSTRUMENT_WAL)) != 0;
 	if (frame->ri)
 	{
 		GetUserIdAndSecContext(&frame->ri_userid, &frame->ri_sec_context);
@@ -184,6 +209,47 @@ utility_action(Node *stmt)
 	}
 }
 
+/*
+ * Does EXPLAIN report buffer or WAL usage (planning's too, even without
+ * ANALYZE), or run the query (whose usage PostgreSQL 18 reports by
+ * default)?  Read as defGetBoolean reads an option, but never an error
+ * here (before the frame is pushed): a value it would reject counts as
+ * true, and EXPLAIN itself rejects it.
+ */
+static bool
+explain_option_true(DefElem *opt)
+{
+	bool		result;
+
+	if (opt->arg == NULL)
+		return true;
+	if (IsA(opt->arg, Integer))
+		return intVal(opt->arg) != 0;
+	if (IsA(opt->arg, Boolean))
+		return boolVal(opt->arg);
+	if (IsA(opt->arg, String) && parse_bool(strVal(opt->arg), &result))
+		return result;
+	return true;
+}
+
+static bool
+explain_counts_buffers(ExplainStmt *stmt)
+{
+	ListCell   *lc;
+
+	foreach(lc, stmt->options)
+	{
+		DefElem    *opt = (DefElem *) lfirst(lc);
+
+		if ((strcmp(opt->defname, "analyze") == 0 ||
+			 strcmp(opt->defname, "buffers") == 0 ||
+			 strcmp(opt->defname, "wal") == 0) &&
+			explain_option_true(opt))
+			return true;
+	}
+	return false;
+}
+
 /* Enter the frame of a utility command. */
 void
 labelheap_frame_enter_utility(LabelheapFrame *frame, PlannedStmt *pstmt)
@@ -192,5 +258,7 @@ labelheap_frame_enter_utility(LabelheapFrame *frame, PlannedStmt *pstmt)
 	frame->action = utility_action(pstmt->utilityStmt);
 	frame->mode = frame->action ? READ_STRICT : READ_FILTERED;
 	frame->ri = false;
+	frame->counts_buffers = IsA(pstmt->utilityStmt, ExplainStmt) &&
+		explain_counts_buffers((ExplainStmt *) pstmt->utilityStmt);
 	frame_push(frame);
 }

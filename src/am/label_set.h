@@ -50,6 +50,8 @@ labelheap_label_set_note(Relation rel, Oid secid)
  * by the time it is used.
  */
 extern bool labelheap_label_set_allowed(Relation rel, uint32 perms);
+/* the same, with the labels of writers in progress (no lock needed) */
+extern bool labelheap_label_set_allowed_now(Relation rel, uint32 perms);
 
 /*
  * ERROR 42501 "permission denied to <action> relation" unless

@@ -169,6 +169,36 @@ labelheap_label_set_allowed(Relation rel, uint32 perms)
 	return label_set_check(rel, perms, false);
 }
 
+/*
+ * As labelheap_label_set_allowed, also counting the labels of tuples that
+ * transactions in progress are writing (a dirty snapshot of the catalog;
+ * the cached set holds committed pairs only), for callers that hold no
+ * lock keeping writers out and report what scans counted meanwhile: an
+ * index scan counts an in-progress tuple's entry before the heap says it
+ * is invisible (instrumented.c, counters.c).  Never audited.
+ */
+bool
+labelheap_label_set_allowed_now(Relation rel, uint32 perms)
+{
+	SnapshotData dirty;
+	Oid		   *secids;
+	int			n;
+	bool		ok = true;
+	int			i;
+
+	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
+		!is_labelheap_relation(rel))
+		return true;
+	InitDirtySnapshot(dirty);
+	if (!labelheap_set_catalog_load(RelationGetRelid(rel), &dirty, &secids, &n))
+		secids = labels_by_scanning(rel, &n);
+	for (i = 0; i < n && ok; i++)
+		ok = avc_tuple_allowed(secids[i], perms);
+	if (secids)
+		pfree(secids);
+	return ok;
+}
+
 /* for label_sql (am/labelheap.h): a dump is complete only if this holds */
 bool
 labelheap_selects_every_row(Relation rel)

@@ -26,6 +26,7 @@
 
 #include "access/htup.h"
 #include "storage/itemptr.h"
+#include "storage/lockdefs.h"
 #include "utils/relcache.h"
 
 #define LABELHEAP_HAS_LABEL		0x0008	/* HEAP_HASOID_OLD in PG < 12 */
@@ -58,5 +59,10 @@ extern void labelheap_restore_forget(void);
 
 /* may the session select every label rel's rows carry (its label set)? */
 extern bool labelheap_selects_every_row(Relation rel);
+/* raw_access.c: every label of the database's dictionary (a superset) */
+extern bool labelheap_selects_every_label(LOCKMODE lockmode, bool audit);
+/* counters.c: statistics counters that count hidden rows */
+extern bool labelheap_counters_visible(Oid relid);
+extern bool labelheap_db_counters_visible(Oid dbid);
 
 #endif							/* LABELHEAP_H */

@@ -39,6 +39,7 @@ typedef struct LabelheapFrame
 	bool		ri;				/* a referential-integrity query's frame */
 	Oid			ri_userid;		/* what to restore when it ends */
 	int			ri_sec_context;
+	bool		counts_buffers; /* its buffer or WAL usage is reported */
 	struct LabelheapFrame *outer;
 } LabelheapFrame;
 
@@ -47,6 +48,11 @@ extern void labelheap_frame_enter_executor(LabelheapFrame *frame,
 extern void labelheap_frame_enter_utility(LabelheapFrame *frame,
 										  struct PlannedStmt *pstmt);
 extern void labelheap_frame_leave(LabelheapFrame *frame);
+extern bool labelheap_frame_counts_buffers(void);
+
+/* instrumented.c: no instrumented execution over hidden rows */
+extern void labelheap_instrumented_executor_start(struct QueryDesc *queryDesc,
+												  int eflags);
 
 /* refuse.c, messages.c, labeling.c, label_column.c, filter.c */
 extern void labelheap_refuse_utility(struct PlannedStmt *pstmt);
@@ -75,6 +81,10 @@ extern void labelheap_raw_object_access(ObjectAccessType access,
 										Oid classId, Oid objectId,
 										int subId, void *arg);
 extern void labelheap_raw_client_auth(struct Port *port, int status);
+
+/* counters.c: statistics built-ins reached without their checked twins */
+extern void labelheap_counters_object_access(ObjectAccessType access,
+											 Oid classId, Oid objectId);
 
 /* label_set_checks.c, label_set.c */
 extern void labelheap_label_set_utility(struct PlannedStmt *pstmt);

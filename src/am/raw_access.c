@@ -471,11 +471,12 @@ is_decoding_function(Oid funcid)
 
 /*
  * May the session select rows of every label in this database's
- * dictionary?  Locks the dictionary against new labels until the end of
- * the transaction (see the file header).
+ * dictionary (a superset of the labels its labelheap tables hold)?  With
+ * ShareLock, the dictionary is locked against new labels until the end of
+ * the transaction (see the file header); audit records the denial.
  */
-static bool
-session_selects_every_label(void)
+bool
+labelheap_selects_every_label(LOCKMODE lockmode, bool audit)
 {
 	LabelDict	dict;
 	Relation	rel;
@@ -486,7 +487,7 @@ session_selects_every_label(void)
 	if (!label_dict_get(&dict))
 		return true;			/* no labelam here, so no labelheap tables */
 
-	rel = table_open(dict.relid, ShareLock);
+	rel = table_open(dict.relid, lockmode);
 	/* SnapshotSelf: every committed label, also those after our snapshot */
 	scan = systable_beginscan(rel, InvalidOid, false, SnapshotSelf, 0, NULL);
 	while (result && HeapTupleIsValid(tuple = systable_getnext(scan)))
@@ -495,9 +496,11 @@ session_selects_every_label(void)
 		Datum		secid = heap_getattr(tuple, 1, RelationGetDescr(rel),
 										 &isnull);
 
-		if (!isnull &&
-			!avc_check_tuple(NULL, DatumGetObjectId(secid), AVC_DB_TUPLE_SELECT))
-			result = false;
+		if (isnull)
+			continue;
+		result = audit ?
+			avc_check_tuple(NULL, DatumGetObjectId(secid), AVC_DB_TUPLE_SELECT) :
+			avc_tuple_allowed(DatumGetObjectId(secid), AVC_DB_TUPLE_SELECT);
 	}
 	systable_endscan(scan);
 	table_close(rel, NoLock);
@@ -511,7 +514,7 @@ labelheap_raw_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	if (access == OAT_FUNCTION_EXECUTE &&
 		classId == ProcedureRelationId &&
 		is_decoding_function(objectId) &&
-		!session_selects_every_label())
+		!labelheap_selects_every_label(ShareLock, true))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to decode changes with %s()",

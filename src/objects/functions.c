@@ -32,6 +32,12 @@
  * opened (lo_open's mode: db_blob read, or read and write), which covers
  * loread, lowrite, lo_lseek and lo_truncate on the descriptor.
  *
+ * The statistics counters that count rows before labelheap filters them
+ * (pg_stat_get_tuples_returned and the like, src/am/counters.c) have twins
+ * too, which return NULL where the counts would include rows beyond the
+ * session's reach.  Their calls are rewritten whether object checks are on
+ * or not; reached without a twin, they are decided by am/counters.c.
+ *
  * -------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -58,6 +64,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "am/labelheap.h"
 #include "avc/avc.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
@@ -70,6 +77,8 @@ typedef struct CheckedFunction
 	const char *twin;			/* its checked twin in schema labelam */
 	int			nargs;
 	Oid			argtypes[3];	/* the twin's (and the built-in's) */
+	bool		counter;		/* a statistics counter (am/counters.c):
+								 * rewritten with object checks off too */
 } CheckedFunction;
 
 static const CheckedFunction checked_functions[] = {
@@ -84,6 +93,18 @@ static const CheckedFunction checked_functions[] = {
 	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}},
 	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}},
 	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}},
+	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, true},
 };
 
 #define NUM_CHECKED lengthof(checked_functions)
@@ -148,6 +169,8 @@ twin_of(const CheckedFunction *f)
 static bool
 rewrite_walker(Node *node, void *context)
 {
+	bool		objects = *(bool *) context;
+
 	if (node == NULL)
 		return false;
 	if (IsA(node, FuncExpr))
@@ -155,7 +178,7 @@ rewrite_walker(Node *node, void *context)
 		FuncExpr   *fexpr = (FuncExpr *) node;
 		const CheckedFunction *f = checked_function(fexpr->funcid);
 
-		if (f != NULL)
+		if (f != NULL && (objects || f->counter))
 		{
 			Oid			twin = twin_of(f);
 
@@ -172,9 +195,9 @@ rewrite_walker(Node *node, void *context)
 void
 objects_planner(Query *parse)
 {
-	if (!objects_active())
-		return;
-	(void) query_tree_walker(parse, rewrite_walker, NULL, 0);
+	bool		objects = objects_active();
+
+	(void) query_tree_walker(parse, rewrite_walker, &objects, 0);
 }
 
 /*
@@ -282,7 +305,8 @@ objects_function_execute(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	if (f == NULL || f->builtin == F_NEXTVAL)
+	/* counters are decided with object checks off too (am/counters.c) */
+	if (f == NULL || f->counter || f->builtin == F_NEXTVAL)
 		return;
 	switch (f->builtin)
 	{
@@ -469,6 +493,45 @@ labelam_lo_put(PG_FUNCTION_ARGS)
 	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__WRITE);
 	return be_lo_put(fcinfo);
 }
+
+/*
+ * The statistics counters (am/counters.c): NULL where they would count rows
+ * beyond the session's reach.  Relation counters take a table or an index,
+ * database counters a database.
+ */
+static Datum
+counter_twin(FunctionCallInfo fcinfo, Oid builtin, bool database,
+			 PGFunction counter)
+{
+	Oid			oid = PG_GETARG_OID(0);
+
+	twin_enter(fcinfo, builtin);
+	if (!(database ? labelheap_db_counters_visible(oid) :
+		  labelheap_counters_visible(oid)))
+		PG_RETURN_NULL();
+	return counter(fcinfo);
+}
+
+#define COUNTER_TWIN(counter, builtin, database) \
+PG_FUNCTION_INFO_V1(labelam_##counter); \
+Datum \
+labelam_##counter(PG_FUNCTION_ARGS) \
+{ \
+	return counter_twin(fcinfo, builtin, database, counter); \
+}
+
+COUNTER_TWIN(pg_stat_get_tuples_returned, F_PG_STAT_GET_TUPLES_RETURNED, false)
+COUNTER_TWIN(pg_stat_get_tuples_fetched, F_PG_STAT_GET_TUPLES_FETCHED, false)
+COUNTER_TWIN(pg_stat_get_blocks_fetched, F_PG_STAT_GET_BLOCKS_FETCHED, false)
+COUNTER_TWIN(pg_stat_get_blocks_hit, F_PG_STAT_GET_BLOCKS_HIT, false)
+COUNTER_TWIN(pg_stat_get_xact_tuples_returned, F_PG_STAT_GET_XACT_TUPLES_RETURNED, false)
+COUNTER_TWIN(pg_stat_get_xact_tuples_fetched, F_PG_STAT_GET_XACT_TUPLES_FETCHED, false)
+COUNTER_TWIN(pg_stat_get_xact_blocks_fetched, F_PG_STAT_GET_XACT_BLOCKS_FETCHED, false)
+COUNTER_TWIN(pg_stat_get_xact_blocks_hit, F_PG_STAT_GET_XACT_BLOCKS_HIT, false)
+COUNTER_TWIN(pg_stat_get_db_tuples_returned, F_PG_STAT_GET_DB_TUPLES_RETURNED, true)
+COUNTER_TWIN(pg_stat_get_db_tuples_fetched, F_PG_STAT_GET_DB_TUPLES_FETCHED, true)
+COUNTER_TWIN(pg_stat_get_db_blocks_fetched, F_PG_STAT_GET_DB_BLOCKS_FETCHED, true)
+COUNTER_TWIN(pg_stat_get_db_blocks_hit, F_PG_STAT_GET_DB_BLOCKS_HIT, true)
 
 PG_FUNCTION_INFO_V1(labelam_lo_export);
 Datum

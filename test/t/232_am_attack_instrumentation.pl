@@ -1,0 +1,494 @@
+# test/t/232_am_attack_instrumentation.pl -- attacks on instrumentation:
+# what executor instrumentation and the cumulative statistics count of the
+# rows an index scan finds before labelheap filters them.  An s0 session
+# tries to recover the value of one s1 row (v = 424242) of a table whose
+# visible rows have v <= 1000, by binary searches on the counts it can
+# observe:
+#   1. EXPLAIN (ANALYZE): a Bitmap Index Scan's "actual rows" and the
+#      Bitmap Heap Scan's "Heap Blocks";
+#   2. EXPLAIN (ANALYZE, BUFFERS): an Index Scan's shared hits;
+#   3. the same, nested in a function the plan calls (the outer plan reads
+#      no labelheap table) and at plan time (an immutable function folded
+#      by the planner: "Planning: Buffers");
+#   4. auto_explain with log_analyze, whose LOG a session receives with
+#      client_min_messages = log;
+#   5. per-relation counters (pg_stat_get_xact_tuples_returned and kin,
+#      their non-xact versions, pg_stat_user_* and pg_statio_user_* views);
+#   6. database-wide counters (pg_stat_database).
+# Design: EXPLAIN with ANALYZE or BUFFERS (and instrumented execution under
+# auto_explain) is refused with 42501 for a session that cannot select
+# every row of a labelheap table the statement reads; the counters read
+# NULL for a labelheap table (and its indexes, and the database holding
+# it) whose rows the session may not all select.  Controls: the same
+# instruments work on a heap table and on a labelheap table holding only
+# rows the session may select, and for a session that may select every row.
+use strict;
+use warnings;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use LabelamTest;
+use LabelamAttack;
+
+my $s1 = 'staff_u:staff_r:staff_t:s1';
+my $node = attack_node('instrumentation', q{
+autovacuum = off
+track_counts = on
+});
+# the bootstrap superuser (the "superuser" of the controls) at s1: it may
+# select every row of t
+$node->safe_psql('postgres',
+	qq{INSERT INTO labelam.role_label VALUES (current_user::regrole, '$s1')});
+
+my $HIDDEN = 424242;
+
+# t: s0 rows with v in 1..1000 and one s1 row with v = 424242
+$node->safe_psql('postgres', q{
+	CREATE TABLE t (id int PRIMARY KEY, v int, s text) USING labelheap;
+	CREATE INDEX t_v_idx ON t (v);
+	ALTER TABLE t OWNER TO r_s1;
+	GRANT ALL ON t TO PUBLIC;
+	-- controls: a heap table, and a labelheap table of s0 rows only
+	CREATE TABLE h (id int PRIMARY KEY, v int, s text) USING heap;
+	CREATE INDEX h_v_idx ON h (v);
+	GRANT ALL ON h TO PUBLIC;
+	CREATE TABLE t0 (id int PRIMARY KEY, v int, s text) USING labelheap;
+	CREATE INDEX t0_v_idx ON t0 (v);
+	GRANT ALL ON t0 TO PUBLIC;
+});
+for my $tab ('t', 'h', 't0')
+{
+	as_role($node, 'r_s0', qq{INSERT INTO $tab SELECT g, g % 1000 + 1, 'pub-' || g
+		FROM generate_series(1, 20000) g});
+}
+as_role($node, 'r_s1', "INSERT INTO t VALUES (1000001, $HIDDEN, 'SECRET-s1-1')");
+as_role($node, 'r_s1', 'VACUUM ANALYZE t');
+$node->safe_psql('postgres', 'VACUUM ANALYZE h; VACUUM ANALYZE t0');
+
+is(as_role($node, 'r_s0', 'SELECT count(*), max(v) FROM t'), '20000|1000',
+	'r_s0 selects the 20000 s0 rows of t, none above v = 1000');
+is(as_role($node, 'r_s1', "SELECT count(*) FROM t WHERE v = $HIDDEN"), '1',
+	'r_s1 selects the hidden row');
+is(as_role($node, 'r_s0', "SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000"), '0',
+	'r_s0 selects nothing in v BETWEEN 424000 AND 425000');
+
+my $BITMAP = 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;';
+my $INDEX = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
+
+# refused(role, sql, name): sql (stopping at the first error) fails with
+# 42501 / permission denied; returns (stdout, stderr)
+sub refused
+{
+	my ($role, $sql, $name) = @_;
+	my ($rc, $out, $err) = run($node, $role, $sql, stop => 1);
+	ok($rc != 0 && $err =~ /permission denied|42501/, $name)
+	  or diag("rc $rc, stderr: $err\nstdout: $out");
+	return ($out, $err);
+}
+
+# works(role, sql, name): sql succeeds; returns its output
+sub works
+{
+	my ($role, $sql, $name) = @_;
+	my ($rc, $out, $err) = run($node, $role, $sql, stop => 1);
+	ok($rc == 0 && $err !~ /ERROR/, $name) or diag("rc $rc, stderr: $err");
+	return $out;
+}
+
+# search_hidden(oracle): the binary search of an attacker at s0.
+# oracle(lo, hi) is what the attacker observes: the number of rows with v
+# in [lo, hi] that the channel counts, less those r_s0 selects itself
+# (undef: the channel refused or showed nothing).  Returns the least
+# x > 1000 that the channel counts in [1001, x], or undef if it recovers
+# nothing.
+sub search_hidden
+{
+	my ($oracle) = @_;
+	my ($lo, $hi) = (1001, 1 << 20);
+	my $n = $oracle->($lo, $hi);
+	return undef unless defined $n && $n > 0;
+	while ($lo < $hi)
+	{
+		my $mid = int(($lo + $hi) / 2);
+		my $c = $oracle->(1001, $mid);
+		return undef unless defined $c;
+		if ($c > 0) { $hi = $mid; }
+		else { $lo = $mid + 1; }
+	}
+	return $lo;
+}
+
+# what r_s0 selects itself in [lo, hi]
+sub visible_count
+{
+	my ($lo, $hi) = @_;
+	return as_role($node, 'r_s0', "SELECT count(*) FROM t WHERE v BETWEEN $lo AND $hi");
+}
+
+# the sum of hit, read of the first "Buffers:" line after a line matching re
+sub buffers_after
+{
+	my ($text, $re) = @_;
+	return undef unless $text =~ /$re[^\n]*\n(?:[^\n]*\n)*?\s*Buffers: shared ([^\n]*)/;
+	my $b = $1;
+	my $sum = 0;
+	$sum += $1 while $b =~ /(?:hit|read)=(\d+)/g;
+	return $sum;
+}
+
+############################################################################
+# controls: instruments that must keep working
+############################################################################
+my $ctl;
+for my $tab ('h', 't0')
+{
+	$ctl = works('r_s0', "$BITMAP EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF)
+		SELECT * FROM $tab WHERE v BETWEEN 10 AND 12",
+		"control: r_s0 runs EXPLAIN (ANALYZE, BUFFERS) on $tab (every row selectable)");
+	like($ctl, qr/Bitmap Index Scan on ${tab}_v_idx \(actual rows=60 loops=1\)/,
+		"control: the plan of $tab shows its 60 matches");
+}
+$ctl = works('r_s1', "$BITMAP EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF)
+	SELECT * FROM t WHERE v BETWEEN 424000 AND 425000",
+	'control: r_s1 (selects every row of t) runs EXPLAIN (ANALYZE, BUFFERS) on t');
+like($ctl, qr/Bitmap Heap Scan on t \(actual rows=1 loops=1\)/,
+	'control: r_s1 sees its row in the plan of t');
+works('r_s0', "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE v = $HIDDEN",
+	'control: r_s0 runs a plain EXPLAIN (no ANALYZE, no BUFFERS) on t');
+works('r_s0', "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT 1",
+	'control: r_s0 runs EXPLAIN (ANALYZE) of a statement reading no table');
+
+############################################################################
+# attack 1: EXPLAIN (ANALYZE), Bitmap Index Scan's actual rows
+############################################################################
+my ($out, $err) = refused('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
+	SELECT * FROM t WHERE v BETWEEN 424000 AND 425000",
+	'attack 1: EXPLAIN (ANALYZE) of a bitmap scan of t as r_s0 is refused (42501)');
+diag("attack 1 output as r_s0:\n$out") if $out =~ /Bitmap Index Scan/;
+unlike($out, qr/Bitmap Index Scan on t_v_idx \(actual rows=[1-9]/,
+	'attack 1: r_s0 is shown no index match in v BETWEEN 424000 AND 425000');
+unlike($out, qr/Heap Blocks: exact=[1-9]/,
+	'attack 1: r_s0 is shown no heap block of the hidden row');
+
+my $explain_oracle = sub {
+	my ($lo, $hi) = @_;
+	my ($rc, $o) = run($node, 'r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
+		SELECT * FROM t WHERE v BETWEEN $lo AND $hi", stop => 1);
+	return undef if $rc;
+	return undef unless $o =~ /Bitmap Index Scan on t_v_idx \(actual rows=(\d+)/;
+	return $1 - visible_count($lo, $hi);
+};
+my $found = search_hidden($explain_oracle);
+diag('attack 1: binary search on EXPLAIN (ANALYZE) actual rows recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 1: binary search on Bitmap Index Scan actual rows recovers nothing');
+
+refused('r_s0', "$INDEX EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF)
+	SELECT * FROM t WHERE v = $HIDDEN",
+	'attack 1: EXPLAIN (ANALYZE, BUFFERS) of a plain Index Scan of t as r_s0 is refused (42501)');
+refused('r_s0', "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT count(*) FROM t",
+	'attack 1: EXPLAIN (ANALYZE) of a sequential scan of t as r_s0 is refused (42501)');
+refused('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
+	SELECT * FROM h JOIN t USING (id) WHERE t.v BETWEEN 424000 AND 425000",
+	'attack 1: EXPLAIN (ANALYZE) of a join reading t and a heap table as r_s0 is refused (42501)');
+
+############################################################################
+# attack 2: EXPLAIN (ANALYZE, BUFFERS), an Index Scan's shared hits
+############################################################################
+my $index_buffers = sub {
+	my ($where) = @_;
+	# (twice in one session: the second reads a warm cache)
+	my $q = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT * FROM t WHERE $where;";
+	my ($rc, $o) = run($node, 'r_s0', "$INDEX $q $q", stop => 1);
+	return undef if $rc;
+	my @plans = split /(?=^Index Scan)/m, $o;
+	return buffers_after($plans[-1], qr/Index Scan using t_v_idx on t/);
+};
+my $hits_hidden = $index_buffers->("v = $HIDDEN");
+my $hits_absent = $index_buffers->('v = ' . ($HIDDEN + 1));
+diag('attack 2: Index Scan buffers as r_s0: v = 424242: ' . ($hits_hidden // 'refused')
+	. ', v = 424243: ' . ($hits_absent // 'refused'));
+refused('r_s0', "$INDEX EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT * FROM t WHERE v = $HIDDEN",
+	'attack 2: EXPLAIN (ANALYZE, BUFFERS) WHERE v = 424242 as r_s0 is refused (42501)');
+refused('r_s0', "$INDEX EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT * FROM t WHERE v = " . ($HIDDEN + 1),
+	'attack 2: EXPLAIN (ANALYZE, BUFFERS) WHERE v = 424243 (absent) as r_s0 is refused (42501)');
+ok(!defined $hits_hidden || (defined $hits_absent && $hits_hidden == $hits_absent),
+	'attack 2: shared buffers of a hidden value do not exceed those of an absent value');
+$found = search_hidden(sub {
+	my ($lo, $hi) = @_;
+	my $a = $index_buffers->("v BETWEEN $lo AND $lo");
+	my $b = $index_buffers->("v BETWEEN $lo AND $hi");
+	return undef unless defined $a && defined $b;
+	return $b - $a;
+});
+diag('attack 2: binary search on Index Scan buffers recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 2: binary search on Index Scan shared buffers recovers nothing');
+
+############################################################################
+# attack 3: nested in a function (execution) and folded at plan time
+############################################################################
+as_role($node, 'r_s0', q{
+	CREATE FUNCTION f(lo int, hi int) RETURNS bigint LANGUAGE plpgsql VOLATILE
+	SET enable_seqscan = off SET enable_indexscan = off SET enable_indexonlyscan = off
+	AS $$
+	DECLARE n bigint;
+	BEGIN
+		EXECUTE 'SELECT count(*) FROM t WHERE v BETWEEN $1 AND $2' INTO n USING lo, hi;
+		RETURN n;
+	END $$;
+	CREATE FUNCTION g(lo int, hi int) RETURNS bigint LANGUAGE plpgsql IMMUTABLE
+	SET enable_seqscan = off SET enable_indexscan = off SET enable_indexonlyscan = off
+	AS $$
+	DECLARE n bigint;
+	BEGIN
+		EXECUTE 'SELECT count(*) FROM t WHERE v BETWEEN $1 AND $2' INTO n USING lo, hi;
+		RETURN n;
+	END $$;
+});
+is(as_role($node, 'r_s0', 'SELECT f(424000, 425000), g(424000, 425000)'), '0|0',
+	'f and g count no row of r_s0 in v BETWEEN 424000 AND 425000');
+
+($out, $err) = refused('r_s0', 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT f(424000, 425000)',
+	'attack 3: EXPLAIN (ANALYZE, BUFFERS) of a function scanning t as r_s0 is refused (42501)');
+diag("attack 3 output as r_s0:\n$out") if $out =~ /Buffers/;
+($out, $err) = refused('r_s0', 'EXPLAIN (BUFFERS, COSTS OFF) SELECT g(424000, 425000)',
+	'attack 3: EXPLAIN (BUFFERS) of an immutable function scanning t at plan time as r_s0 is refused (42501)');
+diag("attack 3 (plan time) output as r_s0:\n$out") if $out =~ /Buffers/;
+works('r_s0', 'EXPLAIN (COSTS OFF) SELECT g(424000, 425000)',
+	'control: r_s0 runs a plain EXPLAIN (no BUFFERS) of the immutable function');
+$ctl = works('r_s1', 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT f(424000, 425000)',
+	'control: r_s1 (selects every row of t) runs EXPLAIN (ANALYZE, BUFFERS) of the function');
+# (ANALYZE alone shows the nested scan's time only: refused all the same)
+refused('r_s0', 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT f(424000, 425000)',
+	'attack 3: EXPLAIN (ANALYZE) of a function scanning t as r_s0 is refused (42501)');
+
+# f's buffers in the outer Result node, each against [lo, lo] in one session
+my $f_oracle = sub {
+	my ($lo, $hi) = @_;
+	my $q = 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT f';
+	my ($rc, $o) = run($node, 'r_s0', "SELECT f($lo, $lo); SELECT f($lo, $hi); SELECT f($lo, $lo);
+		$q($lo, $lo); $q($lo, $hi);", stop => 1);
+	return undef if $rc;
+	my @b = map { buffers_after($_, qr/^Result/m) } grep { /^Result/ } split /(?=^Result)/m, $o;
+	return undef unless @b == 2 && defined $b[0] && defined $b[1];
+	return $b[1] - $b[0];
+};
+$found = search_hidden($f_oracle);
+diag('attack 3: binary search on the Result node\'s buffers of f recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 3: binary search on buffers of a nested scan recovers nothing');
+
+# g's planning buffers
+my $g_oracle = sub {
+	my ($lo, $hi) = @_;
+	my $q = 'EXPLAIN (BUFFERS, COSTS OFF) SELECT g';
+	my ($rc, $o) = run($node, 'r_s0', "SELECT g($lo, $lo); SELECT g($lo, $hi); SELECT g($lo, $lo);
+		$q($lo, $lo); $q($lo, $hi);", stop => 1);
+	return undef if $rc;
+	my @b = map { buffers_after($_, qr/^Planning:/m) } grep { /^Planning:/ } split /(?=^Planning:)/m, $o;
+	return undef unless @b == 2 && defined $b[0] && defined $b[1];
+	return $b[1] - $b[0];
+};
+$found = search_hidden($g_oracle);
+diag('attack 3: binary search on planning buffers of g recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 3: binary search on planning buffers recovers nothing');
+
+############################################################################
+# attack 5: per-relation statistics counters
+############################################################################
+my @xact_funcs = map { "pg_stat_get_xact_$_" } qw(tuples_returned tuples_fetched blocks_fetched blocks_hit);
+my @funcs = map { "pg_stat_get_$_" } qw(tuples_returned tuples_fetched blocks_fetched blocks_hit);
+
+# the values of funcs for rel after a bitmap scan of t in the same
+# transaction, as role ('NULL' for a null)
+sub xact_counters
+{
+	my ($role, $rel, $query) = @_;
+	my $sel = join(', ', map { "$_('$rel'::regclass)" } @xact_funcs);
+	my $o = $node->safe_psql('postgres', "$BITMAP BEGIN; $query; SELECT $sel; COMMIT;",
+		extra_params => [ defined $role ? ('-U', $role) : () ]);
+	my @v = split /\|/, (split /\n/, $o)[-1], -1;
+	return map { $_ eq '' ? 'NULL' : $_ } @v;
+}
+
+for my $rel ('t', 't_v_idx')
+{
+	my @v = xact_counters('r_s0', $rel, 'SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000');
+	for my $i (0 .. $#xact_funcs)
+	{
+		is($v[$i], 'NULL', "attack 5: $xact_funcs[$i]('$rel') is NULL as r_s0");
+	}
+	my @v1 = xact_counters('r_s1', $rel, 'SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000');
+	ok(!grep({ $_ eq 'NULL' } @v1), "control: the xact counters of $rel are numbers for r_s1 (@v1)");
+	my @vsu = xact_counters(undef, $rel, 'SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000');
+	ok(!grep({ $_ eq 'NULL' } @vsu), "control: the xact counters of $rel are numbers for the superuser at s1 (@vsu)");
+}
+for my $rel ('h', 'h_v_idx', 't0', 't0_v_idx')
+{
+	my $tab = $rel =~ s/_v_idx$//r;
+	my @v = xact_counters('r_s0', $rel, "SELECT count(*) FROM $tab WHERE v BETWEEN 10 AND 12");
+	ok(!grep({ $_ eq 'NULL' } @v) && grep({ $_ > 0 } @v),
+		"control: the xact counters of $rel are numbers for r_s0 (@v)");
+}
+
+# the attacks: a counter's change across a scan of [lo, hi] in one
+# transaction (less the rows r_s0 selects there, for counters of rows)
+sub counter_oracle
+{
+	my ($set, $counter, $rows) = @_;
+	return sub {
+		my ($lo, $hi) = @_;
+		my $o = as_role($node, 'r_s0', "$set BEGIN; SELECT coalesce(${counter}::text, 'NULL');
+			SELECT count(*) FROM t WHERE v BETWEEN $lo AND $hi;
+			SELECT coalesce(${counter}::text, 'NULL'); COMMIT;");
+		my ($before, $visible, $after) = split /\n/, $o;
+		return undef if $before eq 'NULL' || $after eq 'NULL';
+		return $after - $before - ($rows ? $visible : 0);
+	};
+}
+for my $attack (
+	[ 'bitmap scan', $BITMAP, "pg_stat_get_xact_tuples_returned('t_v_idx'::regclass)", 1 ],
+	[ 'index scan', $INDEX, "pg_stat_get_xact_tuples_returned('t_v_idx'::regclass)", 1 ],
+	[ 'bitmap scan', $BITMAP, "pg_stat_get_xact_blocks_fetched('t'::regclass)", 0 ])
+{
+	my ($path, $set, $counter, $rows) = @$attack;
+	$found = search_hidden(counter_oracle($set, $counter, $rows));
+	diag("attack 5: binary search on $counter ($path) recovered " . ($found // 'nothing'));
+	ok(!defined $found, "attack 5: binary search on $counter over ${path}s recovers nothing");
+}
+
+# non-xact counters and views, once flushed (a sequential scan too, for
+# seq_tup_read)
+as_role($node, 'r_s0', "SELECT count(*) FROM t; $BITMAP SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000;
+	$INDEX SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000; SELECT pg_stat_force_next_flush()");
+ok($node->poll_query_until('postgres', q{SELECT pg_stat_get_tuples_returned('t_v_idx'::regclass) > 0
+		AND pg_stat_get_tuples_returned('t'::regclass) > 0 AND pg_stat_get_blocks_hit('t'::regclass) > 0}),
+	'the superuser (at s1) sees the flushed counters of t and t_v_idx');
+for my $rel ('t', 't_v_idx')
+{
+	for my $fn (@funcs)
+	{
+		is(as_role($node, 'r_s0', "SELECT coalesce($fn('$rel'::regclass)::text, 'NULL')"), 'NULL',
+			"attack 5: $fn('$rel') is NULL as r_s0");
+	}
+	my $sel = join(', ', map { "$_('$rel'::regclass)" } @funcs);
+	my @v1 = split /\|/, as_role($node, 'r_s1', "SELECT $sel"), -1;
+	ok(@v1 == @funcs && !grep({ $_ eq '' } @v1), "control: the counters of $rel are numbers for r_s1 (@v1)");
+	my @vsu = split /\|/, $node->safe_psql('postgres', "SELECT $sel"), -1;
+	ok(@vsu == @funcs && !grep({ $_ eq '' } @vsu), "control: the counters of $rel are numbers for the superuser (@vsu)");
+}
+my %views = (
+	"pg_stat_user_indexes WHERE indexrelname = 't_v_idx'" => [ 'idx_tup_read', 'idx_tup_fetch' ],
+	"pg_stat_user_tables WHERE relname = 't'" => [ 'idx_tup_fetch', 'seq_tup_read', 'idx_scan', 'seq_scan' ],
+	"pg_statio_user_tables WHERE relname = 't'" => [ 'heap_blks_hit', 'idx_blks_hit' ],
+	"pg_statio_user_indexes WHERE indexrelname = 't_v_idx'" => [ 'idx_blks_hit' ]);
+for my $view (sort keys %views)
+{
+	for my $col (@{ $views{$view} })
+	{
+		# (idx_scan and seq_scan count scans, not rows: they may stay numbers)
+		next if $col =~ /_scan$/;
+		my $v = as_role($node, 'r_s0', "SELECT coalesce(${col}::text, 'NULL') FROM $view");
+		is($v, 'NULL', "attack 5: $col of $view is NULL as r_s0");
+	}
+	my $cols = join(', ', @{ $views{$view} });
+	my @v1 = split /\|/, as_role($node, 'r_s1', "SELECT $cols FROM $view"), -1;
+	ok(@v1 == @{ $views{$view} } && !grep({ $_ eq '' } @v1),
+		"control: $cols of $view are numbers for r_s1 (@v1)");
+}
+for my $view ("pg_stat_user_indexes WHERE indexrelname = 'h_v_idx'", "pg_stat_user_tables WHERE relname = 'h'",
+	"pg_statio_user_tables WHERE relname = 'h'", "pg_stat_user_indexes WHERE indexrelname = 't0_v_idx'",
+	"pg_statio_user_tables WHERE relname = 't0'")
+{
+	my $v = as_role($node, 'r_s0', "SELECT count(*) FROM $view AND "
+		  . ($view =~ /statio/ ? 'heap_blks_hit' : $view =~ /indexes/ ? 'idx_tup_read' : 'seq_tup_read')
+		  . ' IS NOT NULL');
+	is($v, '1', "control: r_s0 reads numbers in $view");
+}
+
+############################################################################
+# attack 6: database-wide counters
+############################################################################
+my @dbcols = qw(tup_returned tup_fetched blks_hit blks_read);
+for my $col (@dbcols)
+{
+	is(as_role($node, 'r_s0', "SELECT coalesce(${col}::text, 'NULL') FROM pg_stat_database WHERE datname = current_database()"),
+		'NULL', "attack 6: pg_stat_database.$col of a database holding t is NULL as r_s0");
+}
+for my $fn (qw(pg_stat_get_db_tuples_returned pg_stat_get_db_tuples_fetched pg_stat_get_db_blocks_hit
+	pg_stat_get_db_blocks_fetched))
+{
+	is(as_role($node, 'r_s0', "SELECT coalesce($fn(oid)::text, 'NULL') FROM pg_database WHERE datname = current_database()"),
+		'NULL', "attack 6: $fn of a database holding t is NULL as r_s0");
+}
+my $cols = join(', ', @dbcols);
+my @v1 = split /\|/, as_role($node, 'r_s1', "SELECT $cols FROM pg_stat_database WHERE datname = current_database()"), -1;
+ok(@v1 == @dbcols && !grep({ $_ eq '' } @v1), "control: pg_stat_database's counters are numbers for r_s1 (@v1)");
+
+# the attack: flushed database tup_returned, a probe against a baseline
+my $db_oracle = sub {
+	my ($lo, $hi) = @_;
+	my $flush = 'SELECT pg_stat_force_next_flush();';
+	my $read = "SELECT 'R' || coalesce(tup_returned::text, 'NULL') FROM pg_stat_database WHERE datname = current_database();";
+	my $q_lo = "SELECT 'C' || count(*) FROM t WHERE v BETWEEN $lo AND $lo;";
+	my $q_hi = "SELECT 'C' || count(*) FROM t WHERE v BETWEEN $lo AND $hi;";
+	# (once unmeasured, so that both measured intervals find warm caches)
+	my $o = as_role($node, 'r_s0', "$BITMAP $read $q_lo $q_hi $flush
+		$read $flush $q_lo $flush $read $flush $q_hi $flush $read");
+	my @r = $o =~ /^R(\S+)$/mg;
+	my @c = $o =~ /^C(\d+)$/mg;
+	return undef if @r != 4 || grep { $_ eq 'NULL' } @r;
+	return ($r[3] - $r[2] - $c[3]) - ($r[2] - $r[1] - $c[2]);
+};
+my @d = map { $db_oracle->(1001, $_) // 'undef' } (1001, 424241, 424242, 1 << 20);
+diag("attack 6: r_s0's tup_returned deltas for v in [1001, 1001 | 424241 | 424242 | 1048576]: @d");
+$found = search_hidden($db_oracle);
+diag('attack 6: binary search on pg_stat_database.tup_returned recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 6: binary search on database-wide tup_returned recovers nothing');
+
+############################################################################
+# attack 4: auto_explain (loaded in every session, logs analyzed plans)
+############################################################################
+$node->append_conf('postgresql.conf', q{
+session_preload_libraries = 'auto_explain'
+auto_explain.log_min_duration = 0
+auto_explain.log_analyze = on
+auto_explain.log_buffers = on
+auto_explain.log_timing = off
+auto_explain.log_nested_statements = on
+});
+$node->restart;
+is(as_role($node, 'r_s0', "SELECT vartype || ' ' || setting FROM pg_settings WHERE name = 'auto_explain.log_analyze'"),
+	'bool on', 'auto_explain is loaded in r_s0\'s sessions');
+
+my $LOG = 'SET client_min_messages = log;';
+($out, $err) = refused('r_s0', "$LOG $BITMAP SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000",
+	'attack 4: under auto_explain (log_analyze), a bitmap scan of t as r_s0 is refused (42501)');
+diag("attack 4 messages to r_s0:\n$err") if $err =~ /Bitmap Index Scan/;
+unlike($err, qr/Bitmap Index Scan on t_v_idx\s+(?:\(cost=[^)]*\)\s*)?\(actual rows=[1-9]/,
+	'attack 4: r_s0 receives no logged plan counting the hidden match');
+refused('r_s0', "$LOG SELECT f(424000, 425000)",
+	'attack 4: under auto_explain, a function scanning t as r_s0 is refused (42501)');
+$found = search_hidden(sub {
+	my ($lo, $hi) = @_;
+	my ($rc, $o, $e) = run($node, 'r_s0', "$LOG $BITMAP SELECT count(*) FROM t WHERE v BETWEEN $lo AND $hi", stop => 1);
+	return undef if $rc;
+	return undef unless $e =~ /Bitmap Index Scan on t_v_idx\s+(?:\(cost=[^)]*\)\s*)?\(actual rows=(\d+)/;
+	return $1 - $o;
+});
+diag('attack 4: binary search on auto_explain\'s logged plans recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 4: binary search on auto_explain\'s logged plans recovers nothing');
+
+# controls under auto_explain
+for my $tab ('h', 't0')
+{
+	my ($rc, $o, $e) = run($node, 'r_s0', "$LOG $BITMAP SELECT count(*) FROM $tab WHERE v BETWEEN 10 AND 12", stop => 1);
+	is("$rc $o", '0 60', "control: under auto_explain r_s0 counts the rows of $tab");
+	like($e, qr/Bitmap Index Scan on ${tab}_v_idx\s+(?:\(cost=[^)]*\)\s*)?\(actual rows=60/,
+		"control: and receives the analyzed plan of $tab");
+	$ctl = works('r_s0', "$BITMAP EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT * FROM $tab WHERE v BETWEEN 10 AND 12",
+		"control: under auto_explain r_s0 runs EXPLAIN (ANALYZE, BUFFERS) on $tab");
+}
+my ($rc1, $o1, $e1) = run($node, 'r_s1', "$LOG $BITMAP SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000", stop => 1);
+is("$rc1 $o1", '0 1', 'control: under auto_explain r_s1 counts its row of t');
+like($e1, qr/Bitmap Index Scan on t_v_idx\s+(?:\(cost=[^)]*\)\s*)?\(actual rows=1/, 'control: and receives the analyzed plan of t');
+
+$node->stop;
+done_testing();
