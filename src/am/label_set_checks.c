@@ -138,9 +138,28 @@ label_set_get(Relation rel, int *n)
 	return secids;
 }
 
-/* Does the session hold perms on every label of rel's set? */
+/*
+ * rel's label set with the pairs of transactions in progress (a dirty
+ * snapshot of the catalog; the cached set holds committed pairs only).
+ */
+static Oid *
+label_set_get_in_progress(Relation rel, int *n)
+{
+	SnapshotData dirty;
+	Oid		   *secids;
+
+	InitDirtySnapshot(dirty);
+	if (!labelheap_set_catalog_load(RelationGetRelid(rel), &dirty, &secids, n))
+		return labels_by_scanning(rel, n);
+	return secids;
+}
+
+/*
+ * Does the session hold perms on every label of rel's set (with
+ * in_progress, also on those of writers in progress)?
+ */
 static bool
-label_set_check(Relation rel, uint32 perms, bool audit)
+label_set_check(Relation rel, uint32 perms, bool audit, bool in_progress)
 {
 	int			n;
 	Oid		   *secids;
@@ -151,7 +170,8 @@ label_set_check(Relation rel, uint32 perms, bool audit)
 	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
 		!is_labelheap_relation(rel))
 		return true;
-	secids = label_set_get(rel, &n);
+	secids = in_progress ? label_set_get_in_progress(rel, &n) :
+		label_set_get(rel, &n);
 	for (i = 0; i < n && ok; i++)
 	{
 		/* a label that names no label in the dictionary is denied */
@@ -166,50 +186,33 @@ label_set_check(Relation rel, uint32 perms, bool audit)
 bool
 labelheap_label_set_allowed(Relation rel, uint32 perms)
 {
-	return label_set_check(rel, perms, false);
+	return label_set_check(rel, perms, false, false);
 }
 
 /*
  * As labelheap_label_set_allowed, also counting the labels of tuples that
- * transactions in progress are writing (a dirty snapshot of the catalog;
- * the cached set holds committed pairs only), for callers that hold no
- * lock keeping writers out and report what scans counted meanwhile: an
- * index scan counts an in-progress tuple's entry before the heap says it
- * is invisible (instrumented.c, counters.c).  Never audited.
+ * transactions in progress are writing, for callers that hold no lock
+ * keeping writers out and report what scans counted meanwhile: an index
+ * scan counts an in-progress tuple's entry before the heap says it is
+ * invisible (instrumented.c, counters.c).  Never audited.
  */
 bool
 labelheap_label_set_allowed_now(Relation rel, uint32 perms)
 {
-	SnapshotData dirty;
-	Oid		   *secids;
-	int			n;
-	bool		ok = true;
-	int			i;
-
-	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
-		!is_labelheap_relation(rel))
-		return true;
-	InitDirtySnapshot(dirty);
-	if (!labelheap_set_catalog_load(RelationGetRelid(rel), &dirty, &secids, &n))
-		secids = labels_by_scanning(rel, &n);
-	for (i = 0; i < n && ok; i++)
-		ok = avc_tuple_allowed(secids[i], perms);
-	if (secids)
-		pfree(secids);
-	return ok;
+	return label_set_check(rel, perms, false, true);
 }
 
 /* for label_sql (am/labelheap.h): a dump is complete only if this holds */
 bool
 labelheap_selects_every_row(Relation rel)
 {
-	return label_set_check(rel, AVC_DB_TUPLE_SELECT, false);
+	return label_set_check(rel, AVC_DB_TUPLE_SELECT, false, false);
 }
 
 void
 labelheap_label_set_require(Relation rel, uint32 perms, const char *action)
 {
-	if (!label_set_check(rel, perms, true))
+	if (!label_set_check(rel, perms, true, false))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s relation \"%s\"",

@@ -14,7 +14,9 @@
 #      client_min_messages = log;
 #   5. per-relation counters (pg_stat_get_xact_tuples_returned and kin,
 #      their non-xact versions, pg_stat_user_* and pg_statio_user_* views);
-#   6. database-wide counters (pg_stat_database).
+#   6. database-wide counters (pg_stat_database);
+#   7. a row a higher session has written but not committed yet, in a
+#      table holding only rows the attacker may select.
 # Design: EXPLAIN with ANALYZE or BUFFERS (and instrumented execution under
 # auto_explain) is refused with 42501 for a session that cannot select
 # every row of a labelheap table the statement reads; the counters read
@@ -442,6 +444,26 @@ diag("attack 6: r_s0's tup_returned deltas for v in [1001, 1001 | 424241 | 42424
 $found = search_hidden($db_oracle);
 diag('attack 6: binary search on pg_stat_database.tup_returned recovered ' . ($found // 'nothing'));
 ok(!defined $found, 'attack 6: binary search on database-wide tup_returned recovers nothing');
+
+############################################################################
+# attack 7: a row a higher session is writing (not committed yet) into a
+# table that holds only rows r_s0 may select: the index returns its entry
+# before the heap says it is invisible, so it counts too
+############################################################################
+my $bg = $node->background_psql('postgres', extra_params => [ '-U', 'r_s1' ]);
+$bg->query_safe("BEGIN; INSERT INTO t0 VALUES (2000001, 555555, 'SECRET-s1-uncommitted')");
+($out, $err) = refused('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
+	SELECT * FROM t0 WHERE v BETWEEN 555000 AND 556000",
+	'attack 7: EXPLAIN (ANALYZE) of t0 as r_s0 is refused while an s1 session writes a row into it');
+unlike($out, qr/actual rows=[1-9]/, 'attack 7: r_s0 is shown no count of the uncommitted s1 row');
+my @unc = xact_counters('r_s0', 't0_v_idx', 'SELECT count(*) FROM t0 WHERE v BETWEEN 555000 AND 556000');
+is($unc[0], 'NULL', "attack 7: the index's tuples_returned is NULL for r_s0 meanwhile");
+$bg->query_safe('ROLLBACK');
+$bg->quit;
+$ctl = works('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT * FROM t0 WHERE v BETWEEN 10 AND 12",
+	'control: once the s1 writer rolled back, r_s0 runs EXPLAIN (ANALYZE) on t0 again');
+like($ctl, qr/Bitmap Index Scan on t0_v_idx \(actual rows=60 loops=1\)/,
+	'control: ... and sees its 60 matches');
 
 ############################################################################
 # attack 4: auto_explain (loaded in every session, logs analyzed plans)
