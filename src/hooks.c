@@ -36,6 +36,8 @@
  *		am/frames.c			the query's frame: filtered, or a referential-
  *							integrity query's (unfiltered check, strict
  *							action)
+ *		am/instrumented.c	decided again: a cursor read inside an
+ *							instrumented query, a label committed since
  *		(PostgreSQL)
  *	ExecutorEnd
  *		(PostgreSQL)
@@ -223,6 +225,7 @@ labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
+		labelheap_instrumented_executor_frame(queryDesc);
 #if PG_VERSION_NUM >= 180000
 		CALL_PREV(prev_ExecutorRun, standard_ExecutorRun,
 				  queryDesc, direction, count);
@@ -249,6 +252,7 @@ labelam_ExecutorFinish(QueryDesc *queryDesc)
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
+		labelheap_instrumented_executor_frame(queryDesc);
 		CALL_PREV(prev_ExecutorFinish, standard_ExecutorFinish, queryDesc);
 	}
 	PG_FINALLY();

@@ -15,14 +15,21 @@
  * (42501), before any row is read:
  *
  *	- a query whose plan reads a labelheap table holding a label the
- *	  session may not select, when it is instrumented: EXPLAIN ANALYZE,
- *	  auto_explain.log_analyze (instrument_options as they are when
- *	  ExecutorStart returns, whichever hook set them);
+ *	  session may not select (or a writer in progress is writing), when it
+ *	  is instrumented: EXPLAIN ANALYZE, auto_explain.log_analyze
+ *	  (instrument_options as they are when ExecutorStart returns,
+ *	  whichever hook set them);
  *	- such a query nested in a frame whose buffer or WAL usage is reported
  *	  (frames.c): EXPLAIN ANALYZE or EXPLAIN (BUFFERS), whose planning may
  *	  run a function folded into a constant, and a query instrumented for
  *	  buffers or WAL (auto_explain.log_buffers), whose nodes' counts
- *	  include the queries of the functions they call.
+ *	  include the queries of the functions they call, in a parallel
+ *	  worker too (the worker's plan carries the leader's options).
+ *
+ * It is decided at ExecutorStart, and again each time the query reads or
+ * finishes (ExecutorRun, ExecutorFinish): a cursor declared outside may be
+ * read inside an instrumented query, and a new label may commit while the
+ * query runs; its counts are printed only after ExecutorFinish.
  *
  * A query that reads only tables whose every label the session may select
  * is instrumented as usual: its counts describe rows it may see.  EXPLAIN
@@ -35,7 +42,6 @@
  */
 #include "postgres.h"
 
-#include "access/parallel.h"
 #include "access/table.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
@@ -48,15 +54,17 @@
 #include "avc/avc.h"
 
 
-void
-labelheap_instrumented_executor_start(QueryDesc *queryDesc, int eflags)
+/*
+ * Refuse if queryDesc is instrumented, or runs where buffer usage is
+ * reported, and its plan reads a labelheap table holding a label the
+ * session may not select (committed, or being written).
+ */
+static void
+check_instrumented(QueryDesc *queryDesc)
 {
 	const char *action = "run an instrumented query (EXPLAIN ANALYZE, BUFFERS, auto_explain) on";
 	ListCell   *lc;
 
-	/* a parallel worker runs a plan its leader was let run */
-	if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) || IsParallelWorker())
-		return;
 	if (queryDesc->instrument_options == 0 &&
 		!labelheap_frame_counts_buffers())
 		return;
@@ -82,4 +90,26 @@ labelheap_instrumented_executor_start(QueryDesc *queryDesc, int eflags)
 		}
 		table_close(rel, NoLock);
 	}
+}
+
+/* after every ExecutorStart hook has set the options up */
+void
+labelheap_instrumented_executor_start(QueryDesc *queryDesc, int eflags)
+{
+	if (!(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+		check_instrumented(queryDesc);
+}
+
+/*
+ * Again whenever the query reads (ExecutorRun, its frame entered): a
+ * cursor opened outside the instrumented query may be read inside it, and
+ * a label may have arrived since ExecutorStart.  And before its counts
+ * are printed (ExecutorFinish, which EXPLAIN ANALYZE and auto_explain's
+ * ExecutorEnd follow): a writer that committed a new label while the
+ * query ran made its counts include the new rows.
+ */
+void
+labelheap_instrumented_executor_frame(QueryDesc *queryDesc)
+{
+	check_instrumented(queryDesc);
 }

@@ -53,6 +53,7 @@ extern bool labelheap_frame_counts_buffers(void);
 /* instrumented.c: no instrumented execution over hidden rows */
 extern void labelheap_instrumented_executor_start(struct QueryDesc *queryDesc,
 												  int eflags);
+extern void labelheap_instrumented_executor_frame(struct QueryDesc *queryDesc);
 
 /* refuse.c, messages.c, labeling.c, label_column.c, filter.c */
 extern void labelheap_refuse_utility(struct PlannedStmt *pstmt);

@@ -16,7 +16,11 @@
 #      their non-xact versions, pg_stat_user_* and pg_statio_user_* views);
 #   6. database-wide counters (pg_stat_database);
 #   7. a row a higher session has written but not committed yet, in a
-#      table holding only rows the attacker may select.
+#      table holding only rows the attacker may select;
+#   8-11 (a review of the fix): the decision cache's statistics, a cursor
+#      read inside EXPLAIN, a parallel worker's nested query, a label that
+#      commits while the instrumented query runs; and the counters reached
+#      through operators, aggregates, inlining, PL/pgSQL and ROWS FROM.
 # Design: EXPLAIN with ANALYZE or BUFFERS (and instrumented execution under
 # auto_explain) is refused with 42501 for a session that cannot select
 # every row of a labelheap table the statement reads; the counters read
@@ -35,6 +39,8 @@ my $s1 = 'staff_u:staff_r:staff_t:s1';
 my $node = attack_node('instrumentation', q{
 autovacuum = off
 track_counts = on
+max_worker_processes = 8
+max_parallel_workers = 4
 });
 # the bootstrap superuser (the "superuser" of the controls) at s1: it may
 # select every row of t
@@ -464,6 +470,148 @@ $ctl = works('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT * 
 	'control: once the s1 writer rolled back, r_s0 runs EXPLAIN (ANALYZE) on t0 again');
 like($ctl, qr/Bitmap Index Scan on t0_v_idx \(actual rows=60(?:\.00)? loops=1\)/,
 	'control: ... and sees its 60 matches');
+
+############################################################################
+# attack 8 (review of the fix): the decision cache's own statistics.  The
+# row filter asks the cache once a row; a hidden row's label misses where
+# the s0 rows around it hit, so hits + misses count hidden rows
+############################################################################
+my $avc_oracle = sub {
+	my ($lo, $hi) = @_;
+	my $rd = "SELECT 'A' || (hits + misses) FROM labelam.avc_stats();";
+	my ($rc, $o) = run($node, 'r_s0', "$BITMAP SELECT count(*) FROM t WHERE v BETWEEN 1 AND 1;
+		$rd SELECT 'C' || count(*) FROM t WHERE v BETWEEN $lo AND $lo; $rd
+		SELECT 'C' || count(*) FROM t WHERE v BETWEEN $lo AND $hi; $rd", stop => 1);
+	return undef if $rc;
+	my @a = $o =~ /^A(\d+)$/mg;
+	return undef unless @a == 3;
+	return ($a[2] - $a[1]) - ($a[1] - $a[0]);
+};
+refused('r_s0', 'SELECT * FROM labelam.avc_stats()',
+	'attack 8: labelam.avc_stats() is refused (42501) to r_s0 in a database holding labels it may not select');
+$found = search_hidden($avc_oracle);
+diag('attack 8: binary search on labelam.avc_stats() recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 8: binary search on the decision cache\'s hits and misses recovers nothing');
+works('r_s1', 'SELECT hits + misses > 0 FROM labelam.avc_stats()',
+	'control: r_s1 (selects every label) reads labelam.avc_stats()');
+
+############################################################################
+# attack 9 (review): a cursor declared outside any instrumented query and
+# read inside one (cursor_to_xml fetches it in the Result node of an
+# EXPLAIN (ANALYZE, BUFFERS)): the fetch's buffers count there
+############################################################################
+my $cursor_q = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT length(cursor_to_xml('c', 100000, false, false, '')::text)";
+($out, $err) = refused('r_s0', "$BITMAP BEGIN;
+	DECLARE c NO SCROLL CURSOR FOR SELECT * FROM t WHERE v BETWEEN 424000 AND 425000;
+	$cursor_q; COMMIT;",
+	'attack 9: a cursor over t read inside EXPLAIN (ANALYZE, BUFFERS) as r_s0 is refused (42501)');
+unlike($out, qr/Buffers/, 'attack 9: r_s0 is shown no buffer count of the cursor\'s fetch');
+works('r_s0', "$BITMAP BEGIN; DECLARE c NO SCROLL CURSOR FOR SELECT * FROM t0 WHERE v BETWEEN 10 AND 12;
+	$cursor_q; COMMIT;",
+	'control: a cursor over t0 (every row selectable) read inside EXPLAIN (ANALYZE, BUFFERS) works');
+$found = search_hidden(sub {
+	my ($lo, $hi) = @_;
+	my $d = "BEGIN; DECLARE c NO SCROLL CURSOR FOR SELECT * FROM t WHERE v BETWEEN";
+	my ($rc, $o) = run($node, 'r_s0', "$BITMAP $d $lo AND $lo; $cursor_q; COMMIT;
+		$d $lo AND $hi; $cursor_q; COMMIT; $d $lo AND $lo; $cursor_q; COMMIT;
+		$d $lo AND $hi; $cursor_q; COMMIT;", stop => 1);
+	return undef if $rc;
+	my @b = map { buffers_after($_, qr/^Result/m) } grep { /^Result/ } split /(?=^Result)/m, $o;
+	return undef unless @b == 4 && !grep { !defined } @b;
+	return $b[3] - $b[2];
+});
+diag('attack 9: binary search on a cursor fetched inside EXPLAIN recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 9: binary search on buffers of a cursor fetched inside EXPLAIN recovers nothing');
+
+############################################################################
+# attack 10 (review): the nested query runs in a parallel worker, which has
+# none of the leader's frames; the worker's buffers are reported to the
+# leader's EXPLAIN (ANALYZE, BUFFERS)
+############################################################################
+as_role($node, 'r_s0', q{
+	CREATE FUNCTION pf(lo int, hi int) RETURNS bigint LANGUAGE plpgsql STABLE PARALLEL SAFE
+	AS $$ DECLARE n bigint;
+	BEGIN SELECT count(*) INTO n FROM t WHERE v BETWEEN lo AND hi; RETURN n; END $$;
+});
+my $PAR = ($node->safe_psql('postgres', 'SHOW server_version_num') >= 160000
+	? 'SET debug_parallel_query = on;' : 'SET force_parallel_mode = on;')
+  . ' SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;';
+like(as_role($node, 'r_s0', "$PAR EXPLAIN (COSTS OFF) SELECT pf(424000, 425000)"), qr/Gather/,
+	'attack 10: the call of pf is planned under a Gather (a worker runs it)');
+($out, $err) = refused('r_s0', "$BITMAP $PAR EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT pf(424000, 425000)",
+	'attack 10: EXPLAIN (ANALYZE, BUFFERS) of a parallel-safe function scanning t, run by a worker, is refused (42501)');
+unlike($out, qr/Buffers/, 'attack 10: r_s0 is shown no buffer count of the worker\'s scan');
+$found = search_hidden(sub {
+	my ($lo, $hi) = @_;
+	my $q = 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT pf';
+	my ($rc, $o) = run($node, 'r_s0', "$BITMAP $PAR $q($lo, $lo); $q($lo, $hi); $q($lo, $lo); $q($lo, $hi);", stop => 1);
+	return undef if $rc;
+	my @b = map { buffers_after($_, qr/^Gather/m) } grep { /^Gather/ } split /(?=^Gather)/m, $o;
+	return undef unless @b == 4 && !grep { !defined } @b;
+	return $b[3] - $b[2];
+});
+diag('attack 10: binary search on a worker\'s nested buffers recovered ' . ($found // 'nothing'));
+ok(!defined $found, 'attack 10: binary search on a parallel worker\'s nested query buffers recovers nothing');
+works('r_s1', "$BITMAP $PAR EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT pf(424000, 425000)",
+	'control: r_s1 runs EXPLAIN (ANALYZE, BUFFERS) of the worker\'s function');
+
+############################################################################
+# attack 11 (review): a label that commits after ExecutorStart's decision,
+# while the instrumented query waits (an initplan blocked on an advisory
+# lock), before its scan: the scan counts the new row
+############################################################################
+$node->safe_psql('postgres', q{
+	CREATE TABLE t2 (id int PRIMARY KEY, v int, s text) USING labelheap;
+	CREATE INDEX t2_v_idx ON t2 (v);
+	GRANT ALL ON t2 TO PUBLIC;
+});
+as_role($node, 'r_s0', q{INSERT INTO t2 SELECT g, g % 1000 + 1, 'pub-' || g FROM generate_series(1, 2000) g;
+	CREATE FUNCTION gate(x int) RETURNS int LANGUAGE plpgsql VOLATILE
+	AS $$ BEGIN PERFORM pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); RETURN x; END $$;});
+$node->safe_psql('postgres', 'VACUUM ANALYZE t2');
+my $holder = $node->background_psql('postgres');
+$holder->query_safe('SELECT pg_advisory_lock(4242)');
+my $waiter = $node->background_psql('postgres', extra_params => [ '-U', 'r_s0' ]);
+$waiter->query_until(qr/started/, "$BITMAP\n\\echo started\n"
+	  . "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT * FROM t2 WHERE v BETWEEN 555000 AND (SELECT gate(556000));\n"
+	  . "\\echo finished\n");
+$node->poll_query_until('postgres', "SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+  or die 'the instrumented query does not wait at its gate';
+as_role($node, 'r_s1', "INSERT INTO t2 VALUES (2000001, 555555, 'SECRET-s1-race')");
+$holder->query_safe('SELECT pg_advisory_unlock(4242)');
+my $race = $waiter->query_until(qr/finished/, '');
+$waiter->quit;
+$holder->quit;
+diag("race output: $race"); unlike($race, qr/actual rows=[1-9]|Heap Blocks: exact=[1-9]/,
+	'attack 11: an EXPLAIN ANALYZE decided before an s1 row committed into t2 does not print a count of it');
+refused('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT * FROM t2 WHERE v BETWEEN 555000 AND 556000",
+	'attack 11: afterwards EXPLAIN ANALYZE of t2 as r_s0 is refused (42501)');
+
+############################################################################
+# routes to the counters other than a function call (review): refused where
+# no twin decides, NULL where the call is planned
+############################################################################
+as_role($node, 'r_s0', q{
+	CREATE OPERATOR ##> (RIGHTARG = oid, FUNCTION = pg_stat_get_xact_tuples_returned);
+	CREATE FUNCTION keep2(oid, oid) RETURNS oid LANGUAGE sql IMMUTABLE AS 'SELECT $2';
+	CREATE AGGREGATE ctr(oid) (SFUNC = keep2, STYPE = oid, FINALFUNC = pg_stat_get_xact_tuples_returned);
+	CREATE FUNCTION up(oid) RETURNS bigint LANGUAGE sql STABLE AS 'SELECT PG_STAT_GET_XACT_TUPLES_RETURNED($1)';
+	CREATE FUNCTION pl(r oid) RETURNS bigint LANGUAGE plpgsql AS $$ DECLARE x bigint; BEGIN x := pg_stat_get_xact_tuples_returned(r); RETURN x; END $$;
+});
+for my $probe (
+	[ 'a prefix operator', q{SELECT coalesce((##> 't_v_idx'::regclass)::text, 'NULL')} ],
+	[ 'an aggregate\'s final function', q{SELECT coalesce(ctr('t_v_idx'::regclass)::text, 'NULL')} ],
+	[ 'a window aggregate\'s final function', q{SELECT coalesce((ctr('t_v_idx'::regclass) OVER ())::text, 'NULL')} ],
+	[ 'an inlined SQL function', q{SELECT coalesce(up('t_v_idx'::regclass)::text, 'NULL')} ],
+	[ 'a PL/pgSQL simple expression', q{SELECT coalesce(pl('t_v_idx'::regclass)::text, 'NULL')} ],
+	[ 'ROWS FROM', q{SELECT coalesce(x::text, 'NULL') FROM ROWS FROM (pg_stat_get_xact_tuples_returned('t_v_idx'::regclass)) x} ])
+{
+	my ($name, $sql) = @$probe;
+	my ($rc, $o, $e) = run($node, 'r_s0', "$BITMAP BEGIN; SELECT count(*) FROM t WHERE v BETWEEN 424000 AND 425000; $sql; COMMIT;", stop => 1);
+	my @l = split /\n/, $o;
+	ok(($rc != 0 && $e =~ /42501/) || ($rc == 0 && ($l[-1] // '') eq 'NULL'),
+		"counter through $name: refused (42501) or NULL for r_s0") or diag("rc $rc: $o\n$e");
+}
 
 ############################################################################
 # attack 4: auto_explain (loaded in every session, logs analyzed plans)
