@@ -16,3 +16,16 @@ CREATE TABLE labelam.table_labels (
 -- the C code depends on the index name
 CREATE INDEX table_labels_relid_secid_idx
 	ON labelam.table_labels (relid, secid);
+
+-- The labels a labelheap relation held before a TRUNCATE emptied its set
+-- (src/am/label_set_counted.c): its statistics counters still count scans
+-- of those rows, and are withheld from sessions that may not select every
+-- label here either.  Removed with the relation.  No privilege for PUBLIC,
+-- as for table_labels.
+CREATE TABLE labelam.table_labels_counted (
+	relid oid NOT NULL,
+	secid oid NOT NULL
+) USING heap;
+-- the C code depends on the index name
+CREATE INDEX table_labels_counted_relid_idx
+	ON labelam.table_labels_counted (relid);

@@ -19,7 +19,8 @@
  * pg_stat_* views' included), which return NULL
  *
  *	- for a labelheap table holding a label the session may not select,
- *	  and for its indexes (labelheap_counters_visible);
+ *	  or that held one before a TRUNCATE (label_set_counted.c), and for
+ *	  its indexes (labelheap_counters_visible);
  *	- for the database the session is in, if its label dictionary (a
  *	  superset of the labels its tables hold) holds such a label
  *	  (labelheap_db_counters_visible): every scan's counts add up there;
@@ -102,7 +103,8 @@ labelheap_counters_visible(Oid relid)
 		return false;
 	rel = try_relation_open(table, NoLock);
 	result = rel != NULL &&
-		labelheap_label_set_allowed_now(rel, AVC_DB_TUPLE_SELECT);
+		labelheap_label_set_allowed_now(rel, AVC_DB_TUPLE_SELECT) &&
+		labelheap_counted_allowed(table);
 	if (rel != NULL)
 		relation_close(rel, NoLock);
 	UnlockRelationOid(table, AccessShareLock);

@@ -52,6 +52,8 @@ labelheap_label_set_note(Relation rel, Oid secid)
 extern bool labelheap_label_set_allowed(Relation rel, uint32 perms);
 /* the same, with the labels of writers in progress (no lock needed) */
 extern bool labelheap_label_set_allowed_now(Relation rel, uint32 perms);
+/* every label relid held before a TRUNCATE (label_set_counted.c) */
+extern bool labelheap_counted_allowed(Oid relid);
 
 /*
  * ERROR 42501 "permission denied to <action> relation" unless

@@ -233,6 +233,8 @@ static void
 truncate_check(Relation rel, const char *action)
 {
 	labelheap_label_set_require(rel, AVC_DB_TUPLE_DELETE, action);
+	/* the counters still count those rows' scans */
+	labelheap_counted_keep(RelationGetRelid(rel));
 	labelheap_label_set_remove(RelationGetRelid(rel));
 	if (rel->rd_amcache != NULL)
 		((LabelheapRelCache *) rel->rd_amcache)->set_valid = false;
@@ -306,6 +308,7 @@ labelheap_label_set_object_access(ObjectAccessType access, Oid classId, Oid obje
 			labelheap_label_set_require(rel, AVC_DB_TUPLE_DELETE, "drop");
 		relation_close(rel, NoLock);
 		labelheap_label_set_remove(objectId);
+		labelheap_counted_forget(objectId);
 		return;
 	}
 	if (!internal)

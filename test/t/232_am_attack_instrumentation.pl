@@ -17,9 +17,10 @@
 #   6. database-wide counters (pg_stat_database);
 #   7. a row a higher session has written but not committed yet, in a
 #      table holding only rows the attacker may select;
-#   8-11 (a review of the fix): the decision cache's statistics, a cursor
+#   8-12 (a review of the fix): the decision cache's statistics, a cursor
 #      read inside EXPLAIN, a parallel worker's nested query, a label that
-#      commits while the instrumented query runs; and the counters reached
+#      commits while the instrumented query runs, the counters of a table
+#      a higher session truncated; and the counters reached
 #      through operators, aggregates, inlining, PL/pgSQL and ROWS FROM.
 # Design: EXPLAIN with ANALYZE or BUFFERS (and instrumented execution under
 # auto_explain) is refused with 42501 for a session that cannot select
@@ -586,6 +587,50 @@ diag("race output: $race"); unlike($race, qr/actual rows=[1-9]|Heap Blocks: exac
 	'attack 11: an EXPLAIN ANALYZE decided before an s1 row committed into t2 does not print a count of it');
 refused('r_s0', "$BITMAP EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT * FROM t2 WHERE v BETWEEN 555000 AND 556000",
 	'attack 11: afterwards EXPLAIN ANALYZE of t2 as r_s0 is refused (42501)');
+
+############################################################################
+# attack 12 (review): the cumulative counters of a table whose rows a
+# higher session TRUNCATEd.  TRUNCATE empties the label set, but the
+# counters still count the scans made while the rows were there; probes
+# repeated 1, 2 and 4 times would give three bits in one reading
+############################################################################
+$node->safe_psql('postgres', q{
+	CREATE TABLE t3 (id int PRIMARY KEY, v int, s text) USING labelheap;
+	CREATE INDEX t3_v_idx ON t3 (v);
+	GRANT ALL ON t3 TO PUBLIC;
+	CREATE TABLE t4 (id int PRIMARY KEY, v int, s text) USING labelheap;
+	CREATE INDEX t4_v_idx ON t4 (v);
+	GRANT ALL ON t4 TO PUBLIC;
+});
+as_role($node, 'r_s1', "INSERT INTO t3 VALUES (3000001, 777777, 'SECRET-s1-t3')");
+as_role($node, 'r_s0', "INSERT INTO t4 VALUES (4000001, 7, 'pub-t4')");
+as_role($node, 'r_s0', "$BITMAP
+	SELECT count(*) FROM t3 WHERE v BETWEEN 700000 AND 800000;
+	SELECT count(*) FROM t3 WHERE v BETWEEN 777777 AND 777777;
+	SELECT count(*) FROM t3 WHERE v BETWEEN 777777 AND 777777;
+	SELECT count(*) FROM t4 WHERE v BETWEEN 1 AND 10;
+	SELECT pg_stat_force_next_flush();");
+ok($node->poll_query_until('postgres', q{SELECT pg_stat_get_tuples_returned('t3_v_idx'::regclass) = 3
+		AND pg_stat_get_tuples_returned('t4_v_idx'::regclass) = 1}),
+	'the superuser (s1) reads the flushed counts of r_s0\'s probes: 3 matches of the s1 row');
+as_role($node, 'r_s1', 'TRUNCATE t3');
+as_role($node, 'r_s0', 'TRUNCATE t4');
+is(as_role($node, 'r_s0', "SELECT coalesce(pg_stat_get_tuples_returned('t3_v_idx'::regclass)::text, 'NULL')"), 'NULL',
+	'attack 12: after an s1 session truncated t3, its index\'s tuples_returned is still NULL for r_s0');
+as_role($node, 'r_s0', "INSERT INTO t3 VALUES (3000002, 5, 'pub-t3')");
+is(as_role($node, 'r_s0', "SELECT coalesce(pg_stat_get_blocks_hit('t3'::regclass)::text, 'NULL')"), 'NULL',
+	'attack 12: ... also once t3 holds only r_s0\'s rows again');
+is(as_role($node, 'r_s1', "SELECT pg_stat_get_tuples_returned('t3_v_idx'::regclass)"), '3',
+	'control: r_s1 (selects the labels t3 held) reads the counts');
+is(as_role($node, 'r_s0', "SELECT pg_stat_get_tuples_returned('t4_v_idx'::regclass) IS NOT NULL"), 't',
+	'control: r_s0 reads the counters of t4, which only ever held its rows, after truncating it');
+my $t3 = $node->safe_psql('postgres', "SELECT 't3'::regclass::oid");
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.table_labels_counted WHERE relid = $t3"), '1',
+	'labelam.table_labels_counted keeps the label t3 held before its truncation');
+as_role($node, 'r_s0', 'TRUNCATE t3');
+$node->safe_psql('postgres', 'DROP TABLE t3');
+is($node->safe_psql('postgres', "SELECT count(*) FROM labelam.table_labels_counted WHERE relid = $t3"), '0',
+	'... and forgets it when t3 is dropped');
 
 ############################################################################
 # routes to the counters other than a function call (review): refused where
