@@ -39,13 +39,13 @@
  */
 #include "postgres.h"
 
-#include "access/relation.h"
 #include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/transam.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
-#include "access/transam.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
@@ -58,6 +58,7 @@
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "avc/avc.h"
+#include "objects/objects.h"
 
 
 /* the table whose rows relid's counters count: itself, or an index's */
@@ -120,34 +121,23 @@ labelheap_db_counters_visible(Oid dbid)
 	return labelheap_selects_every_label(AccessShareLock, false);
 }
 
-/* the built-ins refused when reached without a twin (see the header) */
+/*
+ * The built-ins refused when reached without a twin (see the header): the
+ * counters that have twins (objects/functions.c lists them), and those
+ * that count every backend's buffers, which have none.
+ */
 static bool
 is_counter_builtin(Oid funcid)
 {
-	switch (funcid)
-	{
-		case F_PG_STAT_GET_TUPLES_RETURNED:
-		case F_PG_STAT_GET_TUPLES_FETCHED:
-		case F_PG_STAT_GET_BLOCKS_FETCHED:
-		case F_PG_STAT_GET_BLOCKS_HIT:
-		case F_PG_STAT_GET_XACT_TUPLES_RETURNED:
-		case F_PG_STAT_GET_XACT_TUPLES_FETCHED:
-		case F_PG_STAT_GET_XACT_BLOCKS_FETCHED:
-		case F_PG_STAT_GET_XACT_BLOCKS_HIT:
-		case F_PG_STAT_GET_DB_TUPLES_RETURNED:
-		case F_PG_STAT_GET_DB_TUPLES_FETCHED:
-		case F_PG_STAT_GET_DB_BLOCKS_FETCHED:
-		case F_PG_STAT_GET_DB_BLOCKS_HIT:
 #ifdef F_PG_STAT_GET_IO
-		case F_PG_STAT_GET_IO:
+	if (funcid == F_PG_STAT_GET_IO)
+		return true;
 #endif
 #ifdef F_PG_STAT_GET_BACKEND_IO
-		case F_PG_STAT_GET_BACKEND_IO:
+	if (funcid == F_PG_STAT_GET_BACKEND_IO)
+		return true;
 #endif
-			return true;
-		default:
-			return false;
-	}
+	return objects_counter_builtin(funcid);
 }
 
 /*

@@ -85,7 +85,7 @@ typedef struct SecidList
 	int			n;
 } SecidList;
 
-/* false for a secid of the list, which is dropped from it */
+/* a secid of the list already kept for relid is struck from it */
 static bool
 strike_known(Relation counted, HeapTuple tuple, Oid secid, void *arg)
 {

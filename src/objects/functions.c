@@ -292,6 +292,15 @@ check_every_blob(uint32 perms, const char *fname)
 	table_close(rel, AccessShareLock);
 }
 
+/* a statistics counter with a twin (am/counters.c decides it untwinned) */
+bool
+objects_counter_builtin(Oid functionId)
+{
+	const CheckedFunction *f = checked_function(functionId);
+
+	return f != NULL && f->counter;
+}
+
 /*
  * step 3: the built-in reached without its twin: libpq's large-object
  * interface (the fast-path protocol, which calls functions by OID), psql's

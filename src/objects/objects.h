@@ -259,6 +259,7 @@ struct Query;
 extern void objects_planner(struct Query *parse);
 extern bool objects_function_calls_checked(Oid functionId);
 extern void objects_function_execute(Oid functionId);
+extern bool objects_counter_builtin(Oid functionId);
 extern void objects_functions_forget(void);
 
 /* dispatch.c */

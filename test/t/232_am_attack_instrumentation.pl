@@ -144,6 +144,18 @@ sub buffers_after
 	return $sum;
 }
 
+# the change in buffers between the last two plans of psql output o whose
+# first line starts with word (Result, Planning:, Gather), each plan's
+# buffers read from its first "Buffers:" line; undef unless there are n
+# such plans, each with its buffers
+sub plan_buffers_delta
+{
+	my ($o, $word, $n) = @_;
+	my @b = map { buffers_after($_, qr/^\Q$word\E/m) } grep { /^\Q$word\E/ } split /(?=^\Q$word\E)/m, $o;
+	return undef unless @b == $n && !grep { !defined } @b;
+	return $b[-1] - $b[-2];
+}
+
 ############################################################################
 # controls: instruments that must keep working
 ############################################################################
@@ -234,24 +246,21 @@ ok(!defined $found, 'attack 2: binary search on Index Scan shared buffers recove
 ############################################################################
 # attack 3: nested in a function (execution) and folded at plan time
 ############################################################################
-as_role($node, 'r_s0', q{
-	CREATE FUNCTION f(lo int, hi int) RETURNS bigint LANGUAGE plpgsql VOLATILE
+# f runs when the plan runs; g, immutable, is folded into a constant when
+# it is planned
+for my $fn ([ 'f', 'VOLATILE' ], [ 'g', 'IMMUTABLE' ])
+{
+	my ($name, $volatility) = @$fn;
+	as_role($node, 'r_s0', qq{
+	CREATE FUNCTION $name(lo int, hi int) RETURNS bigint LANGUAGE plpgsql $volatility
 	SET enable_seqscan = off SET enable_indexscan = off SET enable_indexonlyscan = off
-	AS $$
+	AS \$\$
 	DECLARE n bigint;
 	BEGIN
-		EXECUTE 'SELECT count(*) FROM t WHERE v BETWEEN $1 AND $2' INTO n USING lo, hi;
+		EXECUTE 'SELECT count(*) FROM t WHERE v BETWEEN \$1 AND \$2' INTO n USING lo, hi;
 		RETURN n;
-	END $$;
-	CREATE FUNCTION g(lo int, hi int) RETURNS bigint LANGUAGE plpgsql IMMUTABLE
-	SET enable_seqscan = off SET enable_indexscan = off SET enable_indexonlyscan = off
-	AS $$
-	DECLARE n bigint;
-	BEGIN
-		EXECUTE 'SELECT count(*) FROM t WHERE v BETWEEN $1 AND $2' INTO n USING lo, hi;
-		RETURN n;
-	END $$;
-});
+	END \$\$});
+}
 is(as_role($node, 'r_s0', 'SELECT f(424000, 425000), g(424000, 425000)'), '0|0',
 	'f and g count no row of r_s0 in v BETWEEN 424000 AND 425000');
 
@@ -276,9 +285,7 @@ my $f_oracle = sub {
 	my ($rc, $o) = run($node, 'r_s0', "SELECT f($lo, $lo); SELECT f($lo, $hi); SELECT f($lo, $lo);
 		$q($lo, $lo); $q($lo, $hi);", stop => 1);
 	return undef if $rc;
-	my @b = map { buffers_after($_, qr/^Result/m) } grep { /^Result/ } split /(?=^Result)/m, $o;
-	return undef unless @b == 2 && defined $b[0] && defined $b[1];
-	return $b[1] - $b[0];
+	return plan_buffers_delta($o, 'Result', 2);
 };
 $found = search_hidden($f_oracle);
 diag('attack 3: binary search on the Result node\'s buffers of f recovered ' . ($found // 'nothing'));
@@ -291,9 +298,7 @@ my $g_oracle = sub {
 	my ($rc, $o) = run($node, 'r_s0', "SELECT g($lo, $lo); SELECT g($lo, $hi); SELECT g($lo, $lo);
 		$q($lo, $lo); $q($lo, $hi);", stop => 1);
 	return undef if $rc;
-	my @b = map { buffers_after($_, qr/^Planning:/m) } grep { /^Planning:/ } split /(?=^Planning:)/m, $o;
-	return undef unless @b == 2 && defined $b[0] && defined $b[1];
-	return $b[1] - $b[0];
+	return plan_buffers_delta($o, 'Planning:', 2);
 };
 $found = search_hidden($g_oracle);
 diag('attack 3: binary search on planning buffers of g recovered ' . ($found // 'nothing'));
@@ -517,9 +522,7 @@ $found = search_hidden(sub {
 		$d $lo AND $hi; $cursor_q; COMMIT; $d $lo AND $lo; $cursor_q; COMMIT;
 		$d $lo AND $hi; $cursor_q; COMMIT;", stop => 1);
 	return undef if $rc;
-	my @b = map { buffers_after($_, qr/^Result/m) } grep { /^Result/ } split /(?=^Result)/m, $o;
-	return undef unless @b == 4 && !grep { !defined } @b;
-	return $b[3] - $b[2];
+	return plan_buffers_delta($o, 'Result', 4);
 });
 diag('attack 9: binary search on a cursor fetched inside EXPLAIN recovered ' . ($found // 'nothing'));
 ok(!defined $found, 'attack 9: binary search on buffers of a cursor fetched inside EXPLAIN recovers nothing');
@@ -547,9 +550,7 @@ $found = search_hidden(sub {
 	my $q = 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) SELECT pf';
 	my ($rc, $o) = run($node, 'r_s0', "$BITMAP $PAR $q($lo, $lo); $q($lo, $hi); $q($lo, $lo); $q($lo, $hi);", stop => 1);
 	return undef if $rc;
-	my @b = map { buffers_after($_, qr/^Gather/m) } grep { /^Gather/ } split /(?=^Gather)/m, $o;
-	return undef unless @b == 4 && !grep { !defined } @b;
-	return $b[3] - $b[2];
+	return plan_buffers_delta($o, 'Gather', 4);
 });
 diag('attack 10: binary search on a worker\'s nested buffers recovered ' . ($found // 'nothing'));
 ok(!defined $found, 'attack 10: binary search on a parallel worker\'s nested query buffers recovers nothing');
