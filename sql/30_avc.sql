@@ -54,6 +54,14 @@ CREATE FUNCTION labelam.avc_stats(OUT hits bigint, OUT misses bigint,
 	AS 'MODULE_PATHNAME', 'labelam_avc_stats'
 	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
+-- every session's decisions counted: superusers only, unless granted
+CREATE FUNCTION labelam.shared_decisions(OUT capacity int, OUT entries bigint,
+										 OUT hits bigint, OUT computed bigint,
+										 OUT resets bigint)
+	AS 'MODULE_PATHNAME', 'labelam_shared_decisions'
+	LANGUAGE C STRICT VOLATILE PARALLEL SAFE;
+REVOKE ALL ON FUNCTION labelam.shared_decisions() FROM PUBLIC;
+
 CREATE FUNCTION labelam.client_label()
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'labelam_client_label'

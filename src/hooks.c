@@ -74,6 +74,7 @@
  *	shmem_request_hook, shmem_startup_hook
  *		label_store/shmem.c	the label dictionary's shared memory
  *		avc/denials.c		the summary of denials
+ *		avc/sepol_shared.c	the sepol provider's decisions, for every backend
  *	transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
@@ -394,6 +395,7 @@ labelam_shmem_request(void)
 	CALL_PREV_IF_ANY(prev_shmem_request);
 	label_shmem_request();
 	avc_denials_shmem_request();
+	avc_shared_decisions_shmem_request();
 }
 
 static void
@@ -402,6 +404,7 @@ labelam_shmem_startup(void)
 	CALL_PREV_IF_ANY(prev_shmem_startup);
 	label_shmem_startup();
 	avc_denials_shmem_startup();
+	avc_shared_decisions_shmem_startup();
 }
 
 static void

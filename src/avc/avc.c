@@ -306,6 +306,15 @@ avc_init(void)
 							PGC_POSTMASTER, 0,
 							NULL, NULL, NULL);
 
+	DefineCustomIntVariable("labelam.shared_decisions",
+							"Decisions of the sepol provider kept in shared memory for every backend.",
+							"Each takes about 560 bytes of shared memory; 0: each backend "
+							"computes its own.  A full table is emptied.",
+							&avc_shared_decisions,
+							4096, 0, 1000000,
+							PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
+
 	avc_table_label_init();
 
 	avc_provider = providers[avc_provider_choice];

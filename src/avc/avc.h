@@ -190,6 +190,10 @@ extern void avc_audit_flush(void);
 extern void avc_denials_shmem_request(void);
 extern void avc_denials_shmem_startup(void);
 
+/* sepol_shared.c: the sepol provider's decisions, shared by every backend */
+extern void avc_shared_decisions_shmem_request(void);
+extern void avc_shared_decisions_shmem_startup(void);
+
 /* Name of a single permission bit ("select"), for messages. */
 extern const char *avc_perm_name(uint32 perm);
 

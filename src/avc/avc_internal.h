@@ -79,6 +79,7 @@ extern void avc_audit_discard(void);
 
 /* denials.c */
 extern int	avc_max_denials;
+extern int	avc_shared_decisions;
 extern void avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 							 uint32 object, const AvcDecision *avd,
 							 uint32 perms, uint64 nrows);

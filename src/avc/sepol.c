@@ -213,6 +213,9 @@ sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 
 	memset(avd, 0, sizeof(*avd));
 	sp_begin();
+	/* computed by another backend with this policy? */
+	if (sp_shared_lookup(scon, tcon, tclass, avd))
+		return;
 	if (!sp_sid(scon, &ssid))
 		sp_invalid_label(scon);
 	if (!sp_sid(tcon, &tsid))
@@ -273,6 +276,7 @@ sp_compute_av(const char *scon, const char *tcon, AvcClass tclass,
 				avd->constrained |= bit;
 		}
 	}
+	sp_shared_store(scon, tcon, tclass, avd);
 }
 
 /* the type field of a label "user:role:type[:range]" (palloc'd), or NULL */

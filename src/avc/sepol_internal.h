@@ -37,6 +37,11 @@ typedef struct SepolPolicy
 	struct timespec mtime;
 	char	   *booleans;		/* labelam.policy_booleans applied (malloc'd) */
 	uint64		seqno;
+	/*
+	 * What the policy is, whoever loaded it: hashes of the file's bytes and
+	 * of the booleans applied (sepol_shared.c keys shared decisions by it)
+	 */
+	uint64		content_id[2];
 	/* class values and permission bits, per labelam class and bit */
 	sepol_security_class_t tclass[AVC_NUM_CLASSES];
 	sepol_access_vector_t perm[AVC_NUM_CLASSES][AVC_MAX_PERMS];
@@ -56,5 +61,11 @@ extern const char *sp_policy_rejected(TimestampTz *when);
 
 /* sepol.c: SIDs belong to the SID table of the policy in force */
 extern void sp_sidcache_reset(void);
+
+/* sepol_shared.c: decisions shared by every backend */
+extern bool sp_shared_lookup(const char *scon, const char *tcon,
+							 AvcClass tclass, AvcDecision *avd);
+extern void sp_shared_store(const char *scon, const char *tcon,
+							AvcClass tclass, const AvcDecision *avd);
 
 #endif							/* LABELAM_AVC_SEPOL_INTERNAL_H */

@@ -23,6 +23,7 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "miscadmin.h"
 #include "postmaster/postmaster.h"
 #include "utils/builtins.h"
@@ -241,6 +242,23 @@ sp_load_image(char *image, size_t len, const SepolFileId *id, int elevel)
 	next.mtime.tv_nsec = id->mtime_nsec;
 	next.booleans = strdup(sp_booleans_setting());
 	next.seqno = ++sp_loads;
+	if (next.path == NULL || next.booleans == NULL)
+	{
+		sepol_sidtab_destroy(sidtab);
+		policydb_destroy(pdb);
+		free(pdb);
+		free(sidtab);
+		free(next.path);
+		free(next.booleans);
+		ereport(elevel,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory loading SELinux policy file \"%s\"", id->path)));
+	}
+	/* two independent 64-bit hashes of the bytes, each mixed with the booleans */
+	next.content_id[0] = hash_bytes_extended((unsigned char *) image, (int) len, 0) ^
+		hash_bytes_extended((unsigned char *) next.booleans, strlen(next.booleans), 2);
+	next.content_id[1] = hash_bytes_extended((unsigned char *) image, (int) len, 1) ^
+		hash_bytes_extended((unsigned char *) next.booleans, strlen(next.booleans), 3);
 
 	sepol_set_policydb(pdb);
 	sepol_set_sidtab(sidtab);
