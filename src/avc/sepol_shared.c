@@ -90,6 +90,13 @@ typedef struct SharedDecisionHeader
 static SharedDecisionHeader *header = NULL;
 static HTAB *decisions = NULL;
 
+/* the table is the sepol provider's: none for the kernel's, or when off */
+static bool
+shared_decisions_wanted(void)
+{
+	return avc_shared_decisions > 0 && avc_provider == &avc_sepol_provider;
+}
+
 static Size
 shared_decisions_size(void)
 {
@@ -101,7 +108,7 @@ shared_decisions_size(void)
 void
 avc_shared_decisions_shmem_request(void)
 {
-	if (avc_shared_decisions <= 0)
+	if (!shared_decisions_wanted())
 		return;
 	RequestAddinShmemSpace(shared_decisions_size());
 	RequestNamedLWLockTranche(SHD_TRANCHE, 1);
@@ -113,7 +120,7 @@ avc_shared_decisions_shmem_startup(void)
 	HASHCTL		ctl;
 	bool		found;
 
-	if (avc_shared_decisions <= 0)
+	if (!shared_decisions_wanted())
 		return;
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	header = ShmemInitStruct("labelam shared decisions header",
