@@ -77,9 +77,11 @@ extern void avc_audit_record_rows(Relation rel, AvcClass tclass,
 								  uint64 nrows);
 extern void avc_audit_discard(void);
 
+/* sepol_shared.c: labelam.shared_decisions */
+extern int	avc_shared_decisions;
+
 /* denials.c */
 extern int	avc_max_denials;
-extern int	avc_shared_decisions;
 extern void avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 							 uint32 object, const AvcDecision *avd,
 							 uint32 perms, uint64 nrows);

@@ -145,15 +145,18 @@ static bool
 make_key(SharedDecisionKey *key, const char *scon, const char *tcon,
 		 AvcClass tclass)
 {
-	size_t		slen = strlen(scon);
-	size_t		tlen = strlen(tcon);
-
 	const char *own = avc_client_label();
+	size_t		slen;
+	size_t		tlen;
 
-	if (decisions == NULL || slen >= SHD_LABEL_LEN || tlen >= SHD_LABEL_LEN)
+	if (decisions == NULL)
 		return false;
 	/* the session's own decisions only (see the top of the file) */
 	if (own == NULL || strcmp(scon, own) != 0)
+		return false;
+	slen = strlen(scon);
+	tlen = strlen(tcon);
+	if (slen >= SHD_LABEL_LEN || tlen >= SHD_LABEL_LEN)
 		return false;
 	/* zeroed: the whole key is hashed and compared */
 	memset(key, 0, sizeof(*key));

@@ -31,6 +31,7 @@ like($node->safe_psql('postgres', 'SELECT provider FROM labelam.policy_info()'),
 # sessions are httpd_t
 my $httpd = 'system_u:system_r:httpd_t:s0';
 my $sysobj = 'system_u:object_r:unpriv_sepgsql_sysobj_t:s0';
+my $sysobj_c1 = 'system_u:object_r:unpriv_sepgsql_sysobj_t:s0:c1';
 $node->safe_psql('postgres', qq{
 CREATE ROLE web LOGIN;
 INSERT INTO labelam.role_label VALUES ('web', '$httpd');
@@ -70,27 +71,30 @@ is(decide($httpd, $other, $su), 'f|0|0',
 	'a new one about another subject: not stored');
 is(decide($httpd, $other), 'f|0|1', 'the same, by a session of that subject: computed');
 
+# labelam.policy_booleans set to $value by a reload, seen by new sessions
+sub set_booleans
+{
+	my ($value) = @_;
+	$node->safe_psql('postgres',
+		"ALTER SYSTEM SET labelam.policy_booleans = '$value'");
+	$node->reload;
+	$node->poll_query_until('postgres',
+		"SELECT current_setting('labelam.policy_booleans') = '$value'")
+	  or die "labelam.policy_booleans = '$value' was not reloaded";
+}
+
 # other booleans: another policy
-$node->safe_psql('postgres',
-	"ALTER SYSTEM SET labelam.policy_booleans = 'sepgsql_enable_users_ddl=on'");
-$node->reload;
-$node->poll_query_until('postgres',
-	"SELECT current_setting('labelam.policy_booleans') <> ''")
-  or die 'the setting was not reloaded';
+set_booleans('sepgsql_enable_users_ddl=on');
 is(decide($httpd, $sysobj), 't|0|1',
 	'with the boolean on: allowed, computed (the other policy\'s decision not used)');
 is(decide($httpd, $sysobj), 't|1|0', 'and found by the next session');
-is(decide('system_u:system_r:httpd_t:s0', 'system_u:object_r:unpriv_sepgsql_sysobj_t:s0:c1'),
+is(decide($httpd, $sysobj_c1),
 	't|0|1', 'a new object label under the new booleans: computed');
 
-$node->safe_psql('postgres', 'ALTER SYSTEM RESET labelam.policy_booleans');
-$node->reload;
-$node->poll_query_until('postgres',
-	"SELECT current_setting('labelam.policy_booleans') = ''")
-  or die 'the setting was not reloaded';
+set_booleans('');
 is(decide($httpd, $sysobj), 'f|1|0',
 	'the boolean off again: denied, the first policy\'s decision found again');
-is(decide('system_u:system_r:httpd_t:s0', 'system_u:object_r:unpriv_sepgsql_sysobj_t:s0:c1'),
+is(decide($httpd, $sysobj_c1),
 	'f|0|1', 'the label the other booleans decided: computed again, denied');
 
 # a table of 8 filled many times over: every answer still the policy's
