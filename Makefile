@@ -9,9 +9,10 @@ MODULE_big = labelam
 EXTENSION = labelam
 EXTVERSION = 0.1
 
-SRCS = $(sort $(wildcard src/*.c src/*/*.c))
+# every .c under src/, at any depth
+SRCS = $(sort $(shell find src -name '*.c'))
 OBJS = $(SRCS:.c=.o)
-LABELAM_HDRS = $(wildcard src/*.h src/*/*.h)
+LABELAM_HDRS = $(shell find src -name '*.h')
 
 # The extension script is assembled from one piece per subsystem.
 SQL_PARTS = $(sort $(wildcard sql/*.sql))

@@ -173,7 +173,7 @@ record_cost() {
 	[[ " $what " == *" wall "* ]] && record "$part" "$metric (s)" "$v" "$1" lower
 	[[ " $what " == *" cpu "* ]] && record "$part" "$metric, backend CPU (s)" "$v" "$2" lower
 	# ("-": the counters are withheld from a session that may not select
-	# every row they count, src/am/counters.c)
+	# every row they count, src/am/channels/counters.c)
 	[[ " $what " == *" blocks "* && $3 != - ]] && record "$part" "$metric, blocks read" "$v" "$3" lower
 	[[ " $what " == *" wal "* ]] && record "$part" "$metric, WAL (MB)" "$v" "$(awk -v b="$4" 'BEGIN {printf "%.1f", b / 1048576}')" lower
 	return 0

@@ -9,7 +9,7 @@
 #             standby whose redo does the checking
 #   ownwrite  + labelam.debug_own_write = on (every write through labelheap's
 #             own TOAST preparation and heap's writers with heap's toaster
-#             bypassed, src/am/toast.c)
+#             bypassed, src/am/write/toast.c)
 # Any non-heap AM makes create_index, create_am and psql print its name;
 # those three pass here when every changed line names the access method.
 # Differences that follow from labelheap's tuple format are recorded in

@@ -1,4 +1,4 @@
-/* labelam extension script: the label sets of labelheap relations (src/am/label_set.c) */
+/* labelam extension script: the label sets of labelheap relations (src/am/label_set/label_set.c) */
 
 -- Every label of any tuple of a labelheap relation has a row here (more
 -- rows are harmless: the set is a superset).  TRUNCATE, DROP TABLE and
@@ -18,7 +18,7 @@ CREATE INDEX table_labels_relid_secid_idx
 	ON labelam.table_labels (relid, secid);
 
 -- The labels a labelheap relation held before a TRUNCATE emptied its set
--- (src/am/label_set_counted.c): its statistics counters still count scans
+-- (src/am/label_set/label_set_counted.c): its statistics counters still count scans
 -- of those rows, and are withheld from sessions that may not select every
 -- label here either.  Removed with the relation.  No privilege for PUBLIC,
 -- as for table_labels.

@@ -12,12 +12,12 @@
  *							with labelam.dump_labels, of any labelheap
  *							table) runs as COPY (SELECT ...) TO
  *		avc/boundaries.c	statement start (policy reload check), depth
- *		am/frames.c			the command's frame: its own scans are strict,
+ *		am/read/frames.c	the command's frame: its own scans are strict,
  *							COPY TO's filtered; EXPLAIN's reports buffers
  *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
  *							CREATE DATABASE's template for its label
- *		am/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
- *		am/refuse.c			DDL after which rows would leave labelheap
+ *		am/label_set/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
+ *		am/ddl/refuse.c		DDL after which rows would leave labelheap
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
@@ -27,50 +27,50 @@
  *		avc/boundaries.c	statement start
  *		objects/label.c		no parallel workers inside trusted procedures
  *		(PostgreSQL)
- *		am/instrumented.c	no instrumented query (EXPLAIN ANALYZE, BUFFERS,
+ *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
  *							auto_explain) over rows beyond the session's
  *							reach, as the hooks before set it up
- *		am/ios.c			index-only scans of labelheap tables ask the table
+ *		am/read/ios.c		index-only scans of labelheap tables ask the table
  *	ExecutorRun, ExecutorFinish
  *		avc/boundaries.c	depth
- *		am/frames.c			the query's frame: filtered, or a referential-
+ *		am/read/frames.c	the query's frame: filtered, or a referential-
  *							integrity query's (unfiltered check, strict
  *							action)
- *		am/instrumented.c	decided again: a cursor read inside an
+ *		am/channels/instrumented.c decided again: a cursor read inside an
  *							instrumented query, a label committed since
  *		(PostgreSQL)
  *	ExecutorEnd
  *		(PostgreSQL)
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorCheckPerms
- *		am/raw_access.c		no direct reads of labelheap TOAST relations
- *		am/filter.c			RI_Initial_Check goes row by row
+ *		am/channels/raw_access.c no direct reads of labelheap TOAST relations
+ *		am/read/filter.c	RI_Initial_Check goes row by row
  *		objects/dml.c		db_table, db_column, db_sequence, db_view
  *	object_access_hook
- *		am/raw_access.c		logical decoding functions need every label
- *		am/counters.c		statistics counters reached without their
+ *		am/channels/raw_access.c logical decoding functions need every label
+ *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
- *		am/label_set_checks.c DROP TABLE / DROP COLUMN need every label
+ *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
  *							truncate, schema search, function execute
  *	ClientAuthentication
- *		am/raw_access.c		no logical replication connections
+ *		am/channels/raw_access.c no logical replication connections
  *		avc/boundaries.c	the client's SELinux peer label
  *	needs_fmgr_hook, fmgr_hook
- *		am/raw_access.c		raw page readers refused on labelheap storage
+ *		am/channels/raw_access.c raw page readers refused on labelheap storage
  *		objects/label.c		trusted procedures run with the policy's label;
  *							functions the subject may not execute refused
  *	planner_hook
  *		objects/functions.c	calls of sequence, large-object and statistics
  *							counter built-ins become calls of their
- *							checked twins (counters: am/counters.c)
+ *							checked twins (counters: am/channels/counters.c)
  *	get_relation_info_hook
- *		am/planner.c		no index endpoint probes past the session's reach
+ *		am/channels/planner.c no index endpoint probes past the session's reach
  *	post_parse_analyze_hook
  *		label_sql/parse.c	t.security_label and the label column
  *	emit_log_hook
- *		am/messages.c		exclusion conflicts with hidden rows show no key
+ *		am/channels/messages.c exclusion conflicts with hidden rows show no key
  *	shmem_request_hook, shmem_startup_hook
  *		label_store/shmem.c	the label dictionary's shared memory
  *		avc/denials.c		the summary of denials
@@ -78,15 +78,15 @@
  *	transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
- *		am/label_set.c		label-set rows noted by the transaction known
- *		am/new_label.c		carried labels forgotten
+ *		am/label_set/label_set.c label-set rows noted by the transaction known
+ *		am/write/new_label.c carried labels forgotten
  *	subtransaction end
- *		label_store/dict.c, am/label_set.c
+ *		label_store/dict.c, am/label_set/label_set.c
  *	relcache / syscache invalidation
- *		am/label_set.c		a relation's cached label set
+ *		am/label_set/label_set.c a relation's cached label set
  *		objects/object_label.c cached object labels (relcache, PROCOID,
  *							NAMESPACEOID, DATABASEOID)
- *		am/label_column.c	the label column's type (TYPEOID)
+ *		am/write/label_column.c the label column's type (TYPEOID)
  *		label_sql/parse.c	labelam's functions (PROCOID)
  *		label_store/catalog.c registers its own, on first use of the
  *							dictionary catalog
@@ -95,8 +95,8 @@
  * (src/labelam.c) calls before installing the hooks:
  *
  *	am/handler.c		labelam.debug_own_write
- *	am/refuse.c			labelam.allow_unlabel
- *	am/new_label.c		labelam.insert_label, labelam.update_label,
+ *	am/ddl/refuse.c			labelam.allow_unlabel
+ *	am/write/new_label.c		labelam.insert_label, labelam.update_label,
  *						labelam.restore_labels
  *	label_sql/dump.c	labelam.dump_labels
  *	label_store/dict.c	labelam.max_labels
@@ -128,7 +128,7 @@
 
 #include "hooks.h"
 #include "am/labelheap_hooks.h"
-#include "am/label_set.h"
+#include "am/label_set/label_set.h"
 #include "avc/avc.h"
 #include "objects/objects.h"
 #include "label_sql/label_sql.h"

@@ -23,9 +23,9 @@
 #include "utils/guc.h"
 #include "utils/rel.h"
 
-#include "am/label_set.h"
+#include "am/label_set/label_set.h"
 #include "am/labelheap_int.h"
-#include "am/page_decisions.h"
+#include "am/read/page_decisions.h"
 #include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);

@@ -15,7 +15,7 @@
 
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
-#include "am/summary.h"
+#include "am/summary/summary.h"
 #include "am/tuple_label.h"
 #include "pg_compat.h"
 

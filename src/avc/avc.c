@@ -133,7 +133,7 @@ StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
  * labelam.enforcing changed: say so once, in the postmaster (every backend
  * runs this hook too, at its next reload of the configuration, between
  * statements).  In a backend, cached plans go: the planner decides with
- * the session's decisions (am/planner.c's endpoint probes), and a plan
+ * the session's decisions (am/channels/planner.c's endpoint probes), and a plan
  * made while permissive must not keep its estimates once enforcing again.
  * The decision cache starts over at the next statement (cache.c).  Only
  * memory is reset: assign hooks must not fail.

@@ -4,7 +4,7 @@
  *	  Access decisions for the storage engine: the session's subject label,
  *	  cached db_tuple decisions with per-statement audit, a table's label
  *	  and the policy's label for new rows in it (which label a new row gets
- *	  is decided in am/new_label.c), and the canonical form of labels.
+ *	  is decided in am/write/new_label.c), and the canonical form of labels.
  *
  * Everything here is backend-local.  The policy itself comes from a
  * provider (provider.h): the SELinux kernel, or a binary policy file
@@ -72,7 +72,7 @@ extern const char *avc_client_label(void);
 extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
 
 /*
- * For callers that decide rows before they reach them (am/page_decisions.c):
+ * For callers that decide rows before they reach them (am/read/page_decisions.c):
  * avc_check_tuple_ahead gives avc_check_tuple's decision but records
  * nothing, and says in *recorded whether avc_check_tuple would have
  * recorded it for the audit; when the rows are reached (at the same

@@ -185,7 +185,7 @@ labelam_avc_stats(PG_FUNCTION_ARGS)
 	 * The session's row filter asks the cache once a row: a hidden row's
 	 * label misses where the rows around it hit, so the counts, read around
 	 * "SELECT ... WHERE v BETWEEN lo AND hi", count hidden rows (as the
-	 * statistics counters do, am/counters.c).
+	 * statistics counters do, am/channels/counters.c).
 	 */
 	if (!labelheap_selects_every_label(AccessShareLock, true))
 		ereport(ERROR,

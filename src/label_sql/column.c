@@ -5,7 +5,7 @@
  *	  whose value is the row's label, kept in the tuple header.
  *
  * The data area always holds NULL for the column.  Writes: labelheap's
- * write callbacks (am/write.c, am/label_column.c) take the column's value
+ * write callbacks (am/write/write.c, am/write/label_column.c) take the column's value
  * out of the slot and label the row with it.  Reads: parse analysis
  * (parse.c) replaces every Var of the column by labelam.row_label(t.tableoid,
  * t.ctid); "COPY t TO", which is never analyzed, is turned into

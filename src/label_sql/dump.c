@@ -3,7 +3,7 @@
  * src/label_sql/dump.c
  *	  Labels through pg_dump and pg_restore: COPY TO that writes each row's
  *	  label (labelam.dump_labels), COPY FROM that reads it back
- *	  (labelam.restore_labels, whose checks are in am/new_label.c).
+ *	  (labelam.restore_labels, whose checks are in am/write/new_label.c).
  *
  * pg_dump has no extension hook; what it runs for a table's data is
  * "COPY schema.t (cols) TO stdout", and pg_restore runs
@@ -20,7 +20,7 @@
  *	already.  Nothing is unfiltered: the COPY reads what the session may
  *	select.  So that a dump taken at a label that cannot read every row
  *	does not pass for complete, COPY TO first asks whether the session may
- *	select every label in the table's label set (am/label_set.c, a
+ *	select every label in the table's label set (am/label_set/label_set.c, a
  *	superset of the labels its rows carry): with "on" it fails (42501,
  *	naming no label and counting no rows), with "partial" it warns and
  *	writes the rows the session may select.  The refusal says only what

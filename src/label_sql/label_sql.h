@@ -33,7 +33,7 @@ extern void label_sql_post_parse_analyze(struct ParseState *pstate,
 extern void label_sql_functions_changed(void);
 
 /*
- * column.c: the SQL side of the declared label column (am/label_column.c
+ * column.c: the SQL side of the declared label column (am/write/label_column.c
  * knows which column it is); called by src/hooks.c.
  */
 struct PlannedStmt;

@@ -3,7 +3,7 @@
  * src/label_store/sql.c
  *	  SQL-callable functions of the label dictionary.  labelam.intern_label
  *	  canonicalizes with the policy first, so it lives in avc/sql.c;
- *	  labelam.insert_label_secid with its setting in am/new_label.c.
+ *	  labelam.insert_label_secid with its setting in am/write/new_label.c.
  *
  *-------------------------------------------------------------------------
  */

@@ -33,10 +33,10 @@
  * loread, lowrite, lo_lseek and lo_truncate on the descriptor.
  *
  * The statistics counters that count rows before labelheap filters them
- * (pg_stat_get_tuples_returned and the like, src/am/counters.c) have twins
+ * (pg_stat_get_tuples_returned and the like, src/am/channels/counters.c) have twins
  * too, which return NULL where the counts would include rows beyond the
  * session's reach.  Their calls are rewritten whether object checks are on
- * or not; reached without a twin, they are decided by am/counters.c.
+ * or not; reached without a twin, they are decided by am/channels/counters.c.
  *
  * -------------------------------------------------------------------------
  */
@@ -77,7 +77,7 @@ typedef struct CheckedFunction
 	const char *twin;			/* its checked twin in schema labelam */
 	int			nargs;
 	Oid			argtypes[3];	/* the twin's (and the built-in's) */
-	bool		counter;		/* a statistics counter (am/counters.c):
+	bool		counter;		/* a statistics counter (am/channels/counters.c):
 								 * rewritten with object checks off too */
 } CheckedFunction;
 
@@ -292,7 +292,7 @@ check_every_blob(uint32 perms, const char *fname)
 	table_close(rel, AccessShareLock);
 }
 
-/* a statistics counter with a twin (am/counters.c decides it untwinned) */
+/* a statistics counter with a twin (am/channels/counters.c decides it untwinned) */
 bool
 objects_counter_builtin(Oid functionId)
 {
@@ -314,7 +314,7 @@ objects_function_execute(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	/* counters are decided with object checks off too (am/counters.c) */
+	/* counters are decided with object checks off too (am/channels/counters.c) */
 	if (f == NULL || f->counter || f->builtin == F_NEXTVAL)
 		return;
 	switch (f->builtin)
@@ -504,7 +504,7 @@ labelam_lo_put(PG_FUNCTION_ARGS)
 }
 
 /*
- * The statistics counters (am/counters.c): NULL where they would count rows
+ * The statistics counters (am/channels/counters.c): NULL where they would count rows
  * beyond the session's reach.  Relation counters take a table or an index,
  * database counters a database.
  */

@@ -2,7 +2,7 @@
 -- insert, also within one statement: a function or DO block that relabels
 -- the table, or rolls a relabel back (exception block, savepoint), between
 -- two inserts must not give the second row the label of the first.  The
--- label derived from the table's is cached (src/am/new_label.c); these are
+-- label derived from the table's is cached (src/am/write/new_label.c); these are
 -- the changes the cache must notice.
 -- In a database of its own: the test adds labels to the dictionary, which
 -- later tests expect to find empty.

@@ -2,7 +2,7 @@
 # under Debian's MLS policy: the TOAST relation of a labelheap table, contrib
 # functions that read raw pages, and logical decoding must not hand a low
 # session the rows (or values) of rows it may not select
-# (src/am/raw_access.c).  Attackers sit at s0: a role with pg_read_all_data, a
+# (src/am/channels/raw_access.c).  Attackers sit at s0: a role with pg_read_all_data, a
 # superuser and a replication role; the hidden rows are at s1 and s3.
 use strict;
 use warnings;
