@@ -77,6 +77,12 @@ get_source() {
 	echo "${tree%/}"
 }
 
+# one builder at a time: two test runs (or a CI and a session) may start
+# together, and a second build would remove the first one's tree
+mkdir -p "$CACHE"
+exec 9>"$CACHE/pg-get-$major.lock"
+flock 9
+
 tree=$(get_source)
 if [ $mode = source ]; then
 	echo "$tree"
