@@ -24,7 +24,7 @@ DECLARE
 BEGIN
 	PERFORM labelam.check_label(admin_only);
 	FOREACH t IN ARRAY ARRAY['labelam.role_label', 'labelam.pg_security',
-							 'labelam.table_labels']
+							 'labelam.table_labels', 'labelam.statistics_labels']
 	LOOP
 		EXECUTE format('SECURITY LABEL FOR selinux ON TABLE %s IS %L', t, admin_only);
 	END LOOP;

@@ -11,20 +11,29 @@
  *		label_sql/column.c	COPY t TO of a table with a label column (or,
  *							with labelam.dump_labels, of any labelheap
  *							table) runs as COPY (SELECT ...) TO
+ *		shared_state/notify.c NOTIFY's payload carries the sender's label
  *		avc/boundaries.c	statement start (policy reload check), depth
+ *		shared_state/backend_labels.c the session's write label published
  *		am/read/frames.c	the command's frame: its own scans are strict,
  *							COPY TO's filtered; EXPLAIN's reports buffers
  *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
  *							CREATE DATABASE's template for its label
  *		am/label_set/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/ddl/refuse.c		DDL after which rows would leave labelheap
+ *		shared_state/prepared.c PREPARE TRANSACTION records its label
+ *		shared_state/catalogs.c ALTER SYSTEM only at every database's level
+ *		am/channels/statistics_labels.c COPY pg_statistic TO needs every
+ *							recorded label
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
  *		(PostgreSQL)
+ *		shared_state/catalogs.c COMMENT, GRANT, SECURITY LABEL ... wrote
+ *							catalogs: only at the database's level
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
  *		avc/boundaries.c	statement start
+ *		shared_state/backend_labels.c the session's write label published
  *		objects/label.c		no parallel workers inside trusted procedures
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
@@ -50,23 +59,39 @@
  *		am/channels/raw_access.c logical decoding functions need every label
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
+ *		shared_state/twins.c other sessions' state and pg_notify reached
+ *							without their checked twins
  *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
  *							truncate, schema search, function execute
+ *		shared_state/catalogs.c catalog writes only at the database's level
+ *		am/channels/statistics_labels.c a dropped relation's recorded labels
  *	ClientAuthentication
  *		am/channels/raw_access.c no logical replication connections
  *		avc/boundaries.c	the client's SELinux peer label
+ *		shared_state/backend_labels.c the session hidden from others until
+ *							its label is known
  *	needs_fmgr_hook, fmgr_hook
  *		am/channels/raw_access.c raw page readers refused on labelheap storage
  *		objects/label.c		trusted procedures run with the policy's label;
  *							functions the subject may not execute refused
+ *		shared_state/notify.c contrib/tcn's trigger refused (its
+ *							notifications could not be labeled)
  *	planner_hook
  *		objects/functions.c	calls of sequence, large-object and statistics
  *							counter built-ins become calls of their
- *							checked twins (counters: am/channels/counters.c)
+ *							checked twins (counters: am/channels/counters.c),
+ *							and of those showing other sessions' state and
+ *							pg_notify (src/shared_state)
+ *		am/channels/statistics_labels.c reads of pg_statistic and
+ *							pg_statistic_ext_data get a security qual
  *	get_relation_info_hook
  *		am/channels/planner.c no index endpoint probes past the session's reach
+ *		am/channels/statistics_labels.c no extended statistics it may not read
+ *	get_relation_stats_hook, get_index_stats_hook, get_attavgwidth_hook
+ *		am/channels/statistics_labels.c no statistics computed from rows
+ *							the session may not select
  *	post_parse_analyze_hook
  *		label_sql/parse.c	t.security_label and the label column
  *	emit_log_hook
@@ -75,8 +100,13 @@
  *		label_store/shmem.c	the label dictionary's shared memory
  *		avc/denials.c		the summary of denials
  *		avc/sepol_shared.c	the sepol provider's decisions, for every backend
+ *		shared_state/backend_labels.c each backend's write label
+ *		shared_state/prepared.c each prepared transaction's write label
  *	transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
+ *		shared_state/backend_labels.c the write label published (pre-commit)
+ *		am/channels/statistics_labels.c labels of ANALYZE's samples recorded
+ *							(pre-commit, pre-prepare)
  *		label_store/dict.c	labels interned by the transaction published
  *		am/label_set/label_set.c label-set rows noted by the transaction known
  *		am/write/new_label.c carried labels forgotten
@@ -88,8 +118,15 @@
  *							NAMESPACEOID, DATABASEOID)
  *		am/write/label_column.c the label column's type (TYPEOID)
  *		label_sql/parse.c	labelam's functions (PROCOID)
+ *		am/channels/statistics_labels.c a relation's recorded labels
  *		label_store/catalog.c registers its own, on first use of the
  *							dictionary catalog
+ *
+ *	the avc's subject changes (avc_subject_changed_callback)
+ *		shared_state/backend_labels.c hidden until the new label is published
+ *	protocol messages to the client (PqCommMethods, wrapped)
+ *		shared_state/notify.c a NotificationResponse goes out, without its
+ *							label, only if the listener may read it
  *
  * Settings are defined by the subsystems' init functions, which _PG_init
  * (src/labelam.c) calls before installing the hooks:
@@ -124,15 +161,20 @@
 #include "tcop/utility.h"
 #include "utils/elog.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
 #include "hooks.h"
 #include "am/labelheap_hooks.h"
+#include "am/channels/statistics_labels.h"
 #include "am/label_set/label_set.h"
 #include "avc/avc.h"
 #include "objects/objects.h"
 #include "label_sql/label_sql.h"
 #include "label_store/label_store.h"
+#include "libpq/libpq.h"
+#include "shared_state/shared_state.h"
 
 /* The one way a hook calls what was installed before it. */
 #define CALL_PREV(prev, standard, ...) \
@@ -159,6 +201,9 @@ static ClientAuthentication_hook_type prev_ClientAuthentication = NULL;
 static needs_fmgr_hook_type prev_needs_fmgr = NULL;
 static fmgr_hook_type prev_fmgr = NULL;
 static get_relation_info_hook_type prev_get_relation_info = NULL;
+static get_relation_stats_hook_type prev_get_relation_stats = NULL;
+static get_index_stats_hook_type prev_get_index_stats = NULL;
+static get_attavgwidth_hook_type prev_get_attavgwidth = NULL;
 static post_parse_analyze_hook_type prev_post_parse_analyze = NULL;
 static planner_hook_type prev_planner = NULL;
 static emit_log_hook_type prev_emit_log = NULL;
@@ -176,9 +221,11 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	void	   *volatile objects_saved = NULL;
 
 	pstmt = label_sql_column_utility(pstmt, &readOnlyTree);
+	pstmt = shared_state_notify_utility(pstmt, &readOnlyTree);
 	routine = IsA(pstmt->utilityStmt, CallStmt) ||
 		IsA(pstmt->utilityStmt, DoStmt);
 	avc_statement_start();
+	shared_state_publish();
 	avc_enter(routine);
 	labelheap_frame_enter_utility(&frame, pstmt);
 	PG_TRY();
@@ -186,10 +233,14 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		objects_saved = objects_utility_start(pstmt);
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
+		shared_state_prepare_utility(pstmt);
+		shared_state_catalogs_utility_start(pstmt);
+		labelheap_statistics_copy_utility(pstmt);
 		if (!label_sql_restore_utility(pstmt, queryString, qc))
 			CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
 					  pstmt, queryString, readOnlyTree, context, params,
 					  queryEnv, dest, qc);
+		shared_state_catalogs_utility(pstmt);
 	}
 	PG_FINALLY();
 	{
@@ -205,6 +256,7 @@ static void
 labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	avc_statement_start();
+	shared_state_publish();
 	objects_executor_start(queryDesc);
 	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
 	labelheap_instrumented_executor_start(queryDesc, eflags);
@@ -304,9 +356,12 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
 	labelheap_raw_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
+	shared_state_object_access(access, classId, objectId, subId, arg);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
 	objects_object_access(access, classId, objectId, subId, arg);
+	shared_state_catalogs_object_access(access, classId, objectId, subId, arg);
+	labelheap_statistics_object_access(access, classId, objectId, subId);
 }
 
 static void
@@ -315,6 +370,7 @@ labelam_ClientAuthentication(Port *port, int status)
 	CALL_PREV_IF_ANY(prev_ClientAuthentication, port, status);
 	labelheap_raw_client_auth(port, status);
 	avc_client_authentication(port, status);
+	shared_state_client_authentication(port, status);
 }
 
 static bool
@@ -322,7 +378,8 @@ labelam_needs_fmgr(Oid fn_oid)
 {
 	return (prev_needs_fmgr && prev_needs_fmgr(fn_oid)) ||
 		labelheap_raw_needs_fmgr_hook(fn_oid) ||
-		objects_needs_fmgr(fn_oid);
+		objects_needs_fmgr(fn_oid) ||
+		shared_state_needs_fmgr(fn_oid);
 }
 
 /* per-call state of the fmgr_hook users that keep some */
@@ -345,6 +402,7 @@ labelam_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *arg)
 	if (event == FHET_START)
 	{
 		labelheap_raw_fmgr_hook(event, flinfo);
+		shared_state_fmgr(event, flinfo);
 		objects_fmgr(event, flinfo, &p->objects);
 		CALL_PREV_IF_ANY(prev_fmgr, event, flinfo, &p->prev);
 	}
@@ -360,6 +418,7 @@ labelam_planner(Query *parse, const char *query_string, int cursorOptions,
 				ParamListInfo boundParams)
 {
 	objects_planner(parse);
+	labelheap_statistics_planner(parse);
 	if (prev_planner)
 		return prev_planner(parse, query_string, cursorOptions, boundParams);
 	return standard_planner(parse, query_string, cursorOptions, boundParams);
@@ -372,6 +431,37 @@ labelam_get_relation_info(PlannerInfo *root, Oid relationObjectId,
 	CALL_PREV_IF_ANY(prev_get_relation_info, root, relationObjectId,
 					 inhparent, rel);
 	labelheap_planner_relation_info(root, relationObjectId, inhparent, rel);
+	labelheap_statistics_relation_info(relationObjectId, inhparent, rel);
+}
+
+static bool
+labelam_get_relation_stats(PlannerInfo *root, RangeTblEntry *rte,
+						   AttrNumber attnum, VariableStatData *vardata)
+{
+	if (labelheap_statistics_relation_hook(root, rte, attnum, vardata))
+		return true;
+	return prev_get_relation_stats &&
+		prev_get_relation_stats(root, rte, attnum, vardata);
+}
+
+static bool
+labelam_get_index_stats(PlannerInfo *root, Oid indexOid,
+						AttrNumber indexattnum, VariableStatData *vardata)
+{
+	if (labelheap_statistics_index_hook(root, indexOid, indexattnum, vardata))
+		return true;
+	return prev_get_index_stats &&
+		prev_get_index_stats(root, indexOid, indexattnum, vardata);
+}
+
+static int32
+labelam_get_attavgwidth(Oid relid, AttrNumber attnum)
+{
+	int32		width = labelheap_statistics_attavgwidth(relid, attnum);
+
+	if (width > 0)
+		return width;
+	return prev_get_attavgwidth ? prev_get_attavgwidth(relid, attnum) : 0;
 }
 
 static void
@@ -396,6 +486,8 @@ labelam_shmem_request(void)
 	label_shmem_request();
 	avc_denials_shmem_request();
 	avc_shared_decisions_shmem_request();
+	shared_state_shmem_request();
+	shared_state_prepared_shmem_request();
 }
 
 static void
@@ -405,12 +497,16 @@ labelam_shmem_startup(void)
 	label_shmem_startup();
 	avc_denials_shmem_startup();
 	avc_shared_decisions_shmem_startup();
+	shared_state_shmem_startup();
+	shared_state_prepared_shmem_startup();
 }
 
 static void
 labelam_xact_callback(XactEvent event, void *arg)
 {
 	avc_xact(event);
+	shared_state_xact(event);
+	labelheap_statistics_xact(event);
 	label_store_xact(event);
 	labelheap_label_set_xact(event);
 	labelheap_labeling_xact(event);
@@ -430,6 +526,7 @@ static void
 labelam_relcache_callback(Datum arg, Oid relid)
 {
 	labelheap_label_set_relcache(relid);
+	labelheap_statistics_relcache(relid);
 	objects_label_forget();
 	avc_table_label_forget();
 }
@@ -454,6 +551,73 @@ labelam_object_name_callback(Datum arg, int cacheid, uint32 hashvalue)
 	objects_label_forget();
 	avc_table_label_forget();
 }
+
+/*
+ * The backend's protocol output, wrapped so that notifications pass
+ * shared_state/notify.c on their way out (async.c has no hook of its own).
+ * Parallel workers replace PqCommMethods with their queue's methods; they
+ * send no notifications.  'A' is NotificationResponse (PqMsg_ on 17+).
+ */
+static const PQcommMethods *prev_comm_methods = NULL;
+
+static int
+labelam_putmessage(char msgtype, const char *s, size_t len)
+{
+	StringInfoData out;
+
+	if (msgtype != 'A')
+		return prev_comm_methods->putmessage(msgtype, s, len);
+	if (!shared_state_notification_out(s, len, &out))
+		return 0;
+	return prev_comm_methods->putmessage(msgtype, out.data, out.len);
+}
+
+static void
+labelam_putmessage_noblock(char msgtype, const char *s, size_t len)
+{
+	StringInfoData out;
+
+	if (msgtype != 'A')
+	{
+		prev_comm_methods->putmessage_noblock(msgtype, s, len);
+		return;
+	}
+	if (shared_state_notification_out(s, len, &out))
+		prev_comm_methods->putmessage_noblock(msgtype, out.data, out.len);
+}
+
+static void
+labelam_comm_reset(void)
+{
+	prev_comm_methods->comm_reset();
+}
+
+static int
+labelam_flush(void)
+{
+	return prev_comm_methods->flush();
+}
+
+static int
+labelam_flush_if_writable(void)
+{
+	return prev_comm_methods->flush_if_writable();
+}
+
+static bool
+labelam_is_send_pending(void)
+{
+	return prev_comm_methods->is_send_pending();
+}
+
+static const PQcommMethods labelam_comm_methods = {
+	.comm_reset = labelam_comm_reset,
+	.flush = labelam_flush,
+	.flush_if_writable = labelam_flush_if_writable,
+	.is_send_pending = labelam_is_send_pending,
+	.putmessage = labelam_putmessage,
+	.putmessage_noblock = labelam_putmessage_noblock,
+};
 
 void
 labelam_hooks_install(void)
@@ -482,6 +646,12 @@ labelam_hooks_install(void)
 	planner_hook = labelam_planner;
 	prev_get_relation_info = get_relation_info_hook;
 	get_relation_info_hook = labelam_get_relation_info;
+	prev_get_relation_stats = get_relation_stats_hook;
+	get_relation_stats_hook = labelam_get_relation_stats;
+	prev_get_index_stats = get_index_stats_hook;
+	get_index_stats_hook = labelam_get_index_stats;
+	prev_get_attavgwidth = get_attavgwidth_hook;
+	get_attavgwidth_hook = labelam_get_attavgwidth;
 	prev_post_parse_analyze = post_parse_analyze_hook;
 	post_parse_analyze_hook = labelam_post_parse_analyze;
 	prev_emit_log = emit_log_hook;
@@ -490,6 +660,9 @@ labelam_hooks_install(void)
 	shmem_request_hook = labelam_shmem_request;
 	prev_shmem_startup = shmem_startup_hook;
 	shmem_startup_hook = labelam_shmem_startup;
+	prev_comm_methods = PqCommMethods;
+	PqCommMethods = &labelam_comm_methods;
+	avc_subject_changed_callback = shared_state_subject_changed;
 
 	RegisterXactCallback(labelam_xact_callback, NULL);
 	RegisterSubXactCallback(labelam_subxact_callback, NULL);

@@ -170,4 +170,20 @@ typedef PGAlignedBlock LabelamIOAlignedBlock;
 #define LABELAM_NORETURN_AFTER pg_attribute_noreturn()
 #endif
 
+/* 17: a backend's PGPROC number is MyProcNumber (storage/proc.h before) */
+#if PG_VERSION_NUM >= 170000
+#define labelam_my_procno() ((int) MyProcNumber)
+#else
+#define labelam_my_procno() (MyProc->pgprocno)
+#endif
+
+/* 17: a virtual transaction id names a PGPROC number, not a backend id */
+#if PG_VERSION_NUM >= 170000
+#define labelam_set_vxid(vxid, number, lxid) \
+	((vxid).procNumber = (number), (vxid).localTransactionId = (lxid))
+#else
+#define labelam_set_vxid(vxid, number, lxid) \
+	((vxid).backendId = (number), (vxid).localTransactionId = (lxid))
+#endif
+
 #endif							/* LABELAM_PG_COMPAT_H */

@@ -106,6 +106,14 @@ extern bool avc_check_tuple_for_statistics(Relation rel, Oid object_secid,
 										   uint32 perms);
 
 /*
+ * Called, if set, each time the subject changes (the session's label
+ * resolved or changed, a trusted procedure entered or left), after the
+ * change.  It runs inside GUC assign hooks, so it must not fail.  Set once
+ * by src/hooks.c (src/shared_state publishes the session's label).
+ */
+extern void (*avc_subject_changed_callback) (void);
+
+/*
  * Changes whenever a decision avc_check_tuple gave may no longer be the one
  * it would give (new policy or enforcing mode, another subject, a trusted
  * procedure entered or left): for callers that decide ahead (skip_stream.c).

@@ -46,6 +46,14 @@ extern const char *avc_contexts_path(void);
  */
 extern char *avc_default_object_label(int objtype, const char *objname);
 
+/*
+ * The label of a table of this database named schema.relname that has no
+ * SECURITY LABEL (the policy's default, else labelam.default_table_label),
+ * or NULL (table_label.c).
+ */
+extern char *avc_default_table_label_text(const char *schema,
+										  const char *relname);
+
 /* labelam.audit (avc_internal.h's AvcAuditMode) */
 extern int	avc_audit_level(void);
 

@@ -142,6 +142,9 @@ static AvcFast avc_fast[2];
 
 static uint64 avc_seqno = 0;
 
+/* told of every change of subject (avc.h) */
+void		(*avc_subject_changed_callback) (void) = NULL;
+
 /* changes whenever a cached decision may no longer hold (avc.h) */
 uint64		avc_decision_epoch = 0;
 bool		avc_revalidate_pending = true;
@@ -297,6 +300,8 @@ avc_set_subject(const char *label)
 		pfree(avc_subject);
 	avc_subject = copy;
 	avc_cache_reset();
+	if (avc_subject_changed_callback)
+		avc_subject_changed_callback();
 }
 
 const char *
@@ -812,6 +817,8 @@ avc_push_subject(const char *label)
 	avc_fast[1].object = 0;
 	avc_table_label_forget();	/* new rows: the procedure's labels */
 	avc_pushed++;
+	if (avc_subject_changed_callback)
+		avc_subject_changed_callback();
 	return save;
 }
 
@@ -829,6 +836,8 @@ avc_pop_subject(AvcSubjectSave save)
 	avc_fast[1].object = 0;
 	avc_table_label_forget();
 	avc_pushed--;
+	if (avc_subject_changed_callback)
+		avc_subject_changed_callback();
 }
 
 bool

@@ -107,6 +107,30 @@ policy_default_label(Relation rel)
 	return result;
 }
 
+/*
+ * The label a table named schema.relname of this database would have
+ * without a SECURITY LABEL: the policy's default (sepgsql_contexts), else
+ * labelam.default_table_label; canonical text (palloc'd), or NULL if
+ * neither gives one.  For labels of what is not a table's row
+ * (src/shared_state: information a session writes into server state).
+ */
+char *
+avc_default_table_label_text(const char *schema, const char *relname)
+{
+	char	   *objname;
+	char	   *label;
+	char	   *dbname = get_database_name(MyDatabaseId);
+
+	objname = psprintf("%s.%s.%s", dbname ? dbname : "", schema, relname);
+	label = avc_default_object_label(SELABEL_DB_TABLE, objname);
+	pfree(objname);
+	if (label == NULL && default_table_label != NULL && default_table_label[0] != '\0')
+		label = pstrdup(default_table_label);
+	if (label == NULL || !avc_label_valid(label))
+		return NULL;
+	return avc_canonicalize(label);
+}
+
 char *
 avc_table_label_text(Relation rel)
 {

@@ -37,6 +37,15 @@
  * too, which return NULL where the counts would include rows beyond the
  * session's reach.  Their calls are rewritten whether object checks are on
  * or not; reached without a twin, they are decided by am/channels/counters.c.
+ * So do the built-ins that show other sessions' state (pg_stat_activity's
+ * pg_stat_get_activity, pg_locks' pg_lock_status, pg_prepared_xacts,
+ * the progress views, pg_stat_get_backend_*) and pg_notify, whose twins
+ * are src/shared_state's: they withhold what other sessions wrote at labels
+ * the session may not read, and label notifications; reached without a
+ * twin, src/shared_state/twins.c decides them.  lo_create, lo_from_bytea
+ * and lo_import(path, oid) have twins there too (catalogs.c): the OID of a
+ * large object is shown to every session, so only a session that may
+ * write the catalogs may choose it.
  *
  * -------------------------------------------------------------------------
  */
@@ -70,6 +79,21 @@
 #include "objects/objects.h"
 #include "pg_compat.h"
 
+/*
+ * What a twin decides.  Object twins decide with object checks on only;
+ * counters (am/channels/counters.c) and shared state (src/shared_state)
+ * are rewritten with object checks off too, since they withhold what the
+ * row filter hides.
+ */
+typedef enum CheckedKind
+{
+	CHECKED_OBJECT,				/* a sequence or large object it names */
+	CHECKED_COUNTER,			/* a statistics counter */
+	CHECKED_SHARED_STATE,		/* other sessions' state, or a notification */
+	CHECKED_CHOSEN_OID			/* a large object created with an OID its
+								 * caller chose (src/shared_state/catalogs.c) */
+} CheckedKind;
+
 typedef struct CheckedFunction
 {
 	Oid			builtin;		/* the built-in's pg_proc OID */
@@ -77,34 +101,58 @@ typedef struct CheckedFunction
 	const char *twin;			/* its checked twin in schema labelam */
 	int			nargs;
 	Oid			argtypes[3];	/* the twin's (and the built-in's) */
-	bool		counter;		/* a statistics counter (am/channels/counters.c):
-								 * rewritten with object checks off too */
+	CheckedKind kind;
 } CheckedFunction;
 
 static const CheckedFunction checked_functions[] = {
-	{F_NEXTVAL, "nextval", "checked_nextval", 1, {REGCLASSOID}},
-	{F_CURRVAL, "currval", "checked_currval", 1, {REGCLASSOID}},
-	{F_SETVAL_REGCLASS_INT8, "setval", "checked_setval", 2, {REGCLASSOID, INT8OID}},
-	{F_SETVAL_REGCLASS_INT8_BOOL, "setval", "checked_setval", 3, {REGCLASSOID, INT8OID, BOOLOID}},
-	{F_LASTVAL, "lastval", "checked_lastval", 0, {InvalidOid}},
-	{F_PG_SEQUENCE_LAST_VALUE, "pg_sequence_last_value", "checked_pg_sequence_last_value", 1, {REGCLASSOID}},
-	{F_LO_OPEN, "lo_open", "checked_lo_open", 2, {OIDOID, INT4OID}},
-	{F_LO_GET_OID, "lo_get", "checked_lo_get", 1, {OIDOID}},
-	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}},
-	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}},
-	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}},
-	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, true},
+	{F_NEXTVAL, "nextval", "checked_nextval", 1, {REGCLASSOID}, CHECKED_OBJECT},
+	{F_CURRVAL, "currval", "checked_currval", 1, {REGCLASSOID}, CHECKED_OBJECT},
+	{F_SETVAL_REGCLASS_INT8, "setval", "checked_setval", 2, {REGCLASSOID, INT8OID}, CHECKED_OBJECT},
+	{F_SETVAL_REGCLASS_INT8_BOOL, "setval", "checked_setval", 3, {REGCLASSOID, INT8OID, BOOLOID}, CHECKED_OBJECT},
+	{F_LASTVAL, "lastval", "checked_lastval", 0, {InvalidOid}, CHECKED_OBJECT},
+	{F_PG_SEQUENCE_LAST_VALUE, "pg_sequence_last_value", "checked_pg_sequence_last_value", 1, {REGCLASSOID}, CHECKED_OBJECT},
+	{F_LO_OPEN, "lo_open", "checked_lo_open", 2, {OIDOID, INT4OID}, CHECKED_OBJECT},
+	{F_LO_GET_OID, "lo_get", "checked_lo_get", 1, {OIDOID}, CHECKED_OBJECT},
+	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}, CHECKED_OBJECT},
+	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}, CHECKED_OBJECT},
+	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}, CHECKED_OBJECT},
+	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_LO_CREATE, "lo_create", "checked_lo_create", 1, {OIDOID}, CHECKED_CHOSEN_OID},
+	{F_LO_FROM_BYTEA, "lo_from_bytea", "checked_lo_from_bytea", 2, {OIDOID, BYTEAOID}, CHECKED_CHOSEN_OID},
+	{F_LO_IMPORT_TEXT_OID, "lo_import", "checked_lo_import", 2, {TEXTOID, OIDOID}, CHECKED_CHOSEN_OID},
+	{F_PG_NOTIFY, "pg_notify", "checked_pg_notify", 2, {TEXTOID, TEXTOID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_ACTIVITY, "pg_stat_get_activity", "checked_pg_stat_get_activity", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_PROGRESS_INFO, "pg_stat_get_progress_info", "checked_pg_stat_get_progress_info", 1, {TEXTOID}, CHECKED_SHARED_STATE},
+	{F_PG_LOCK_STATUS, "pg_lock_status", "checked_pg_lock_status", 0, {InvalidOid}, CHECKED_SHARED_STATE},
+	{F_PG_PREPARED_XACT, "pg_prepared_xact", "checked_pg_prepared_xact", 0, {InvalidOid}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_ACTIVITY, "pg_stat_get_backend_activity", "checked_pg_stat_get_backend_activity", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_WAIT_EVENT_TYPE, "pg_stat_get_backend_wait_event_type", "checked_pg_stat_get_backend_wait_event_type", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_WAIT_EVENT, "pg_stat_get_backend_wait_event", "checked_pg_stat_get_backend_wait_event", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_ACTIVITY_START, "pg_stat_get_backend_activity_start", "checked_pg_stat_get_backend_activity_start", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_XACT_START, "pg_stat_get_backend_xact_start", "checked_pg_stat_get_backend_xact_start", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_START, "pg_stat_get_backend_start", "checked_pg_stat_get_backend_start", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_CLIENT_ADDR, "pg_stat_get_backend_client_addr", "checked_pg_stat_get_backend_client_addr", 1, {INT4OID}, CHECKED_SHARED_STATE},
+	{F_PG_STAT_GET_BACKEND_CLIENT_PORT, "pg_stat_get_backend_client_port", "checked_pg_stat_get_backend_client_port", 1, {INT4OID}, CHECKED_SHARED_STATE},
+#ifdef F_PG_STAT_GET_BACKEND_SUBXACT
+	{F_PG_STAT_GET_BACKEND_SUBXACT, "pg_stat_get_backend_subxact", "checked_pg_stat_get_backend_subxact", 1, {INT4OID}, CHECKED_SHARED_STATE},
+#endif
+#ifdef F_PG_GET_AIOS
+	{F_PG_GET_AIOS, "pg_get_aios", "checked_pg_get_aios", 0, {InvalidOid}, CHECKED_SHARED_STATE},
+#endif
+#ifdef F_PG_STAT_GET_BACKEND_WAL
+	{F_PG_STAT_GET_BACKEND_WAL, "pg_stat_get_backend_wal", "checked_pg_stat_get_backend_wal", 1, {INT4OID}, CHECKED_SHARED_STATE},
+#endif
 };
 
 #define NUM_CHECKED lengthof(checked_functions)
@@ -178,7 +226,8 @@ rewrite_walker(Node *node, void *context)
 		FuncExpr   *fexpr = (FuncExpr *) node;
 		const CheckedFunction *f = checked_function(fexpr->funcid);
 
-		if (f != NULL && (objects || f->counter))
+		if (f != NULL && (objects || (f->kind != CHECKED_OBJECT &&
+									  f->kind != CHECKED_CHOSEN_OID)))
 		{
 			Oid			twin = twin_of(f);
 
@@ -298,7 +347,25 @@ objects_counter_builtin(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	return f != NULL && f->counter;
+	return f != NULL && f->kind == CHECKED_COUNTER;
+}
+
+/* a built-in that creates a large object with an OID its caller chose */
+bool
+objects_chosen_oid_builtin(Oid functionId)
+{
+	const CheckedFunction *f = checked_function(functionId);
+
+	return f != NULL && f->kind == CHECKED_CHOSEN_OID;
+}
+
+/* a built-in that reads other sessions' state, or pg_notify (src/shared_state) */
+bool
+objects_shared_state_builtin(Oid functionId)
+{
+	const CheckedFunction *f = checked_function(functionId);
+
+	return f != NULL && f->kind == CHECKED_SHARED_STATE;
 }
 
 /*
@@ -315,7 +382,7 @@ objects_function_execute(Oid functionId)
 	const CheckedFunction *f = checked_function(functionId);
 
 	/* counters are decided with object checks off too (am/channels/counters.c) */
-	if (f == NULL || f->counter || f->builtin == F_NEXTVAL)
+	if (f == NULL || f->kind != CHECKED_OBJECT || f->builtin == F_NEXTVAL)
 		return;
 	switch (f->builtin)
 	{
@@ -350,8 +417,8 @@ objects_function_execute(Oid functionId)
  * execute on its label) are made on the built-in, so that GRANT, REVOKE
  * and labels on it keep their meaning.
  */
-static void
-twin_enter(FunctionCallInfo fcinfo, Oid builtin)
+void
+objects_twin_enter(FunctionCallInfo fcinfo, Oid builtin)
 {
 	AclResult	aclresult;
 
@@ -426,7 +493,7 @@ PG_FUNCTION_INFO_V1(labelam_nextval);
 Datum
 labelam_nextval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_NEXTVAL);
+	objects_twin_enter(fcinfo, F_NEXTVAL);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__NEXT_VALUE);
 	last_sequence = PG_GETARG_OID(0);
 	return nextval_oid(fcinfo);
@@ -436,7 +503,7 @@ PG_FUNCTION_INFO_V1(labelam_currval);
 Datum
 labelam_currval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_CURRVAL);
+	objects_twin_enter(fcinfo, F_CURRVAL);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__GET_VALUE);
 	return currval_oid(fcinfo);
 }
@@ -445,7 +512,7 @@ PG_FUNCTION_INFO_V1(labelam_setval);
 Datum
 labelam_setval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, PG_NARGS() == 3 ? F_SETVAL_REGCLASS_INT8_BOOL : F_SETVAL_REGCLASS_INT8);
+	objects_twin_enter(fcinfo, PG_NARGS() == 3 ? F_SETVAL_REGCLASS_INT8_BOOL : F_SETVAL_REGCLASS_INT8);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__SET_VALUE);
 	return PG_NARGS() == 3 ? setval3_oid(fcinfo) : setval_oid(fcinfo);
 }
@@ -455,7 +522,7 @@ PG_FUNCTION_INFO_V1(labelam_lastval);
 Datum
 labelam_lastval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_LASTVAL);
+	objects_twin_enter(fcinfo, F_LASTVAL);
 	if (OidIsValid(last_sequence))
 		check_sequence(last_sequence, SEPG_DB_SEQUENCE__GET_VALUE);
 	return lastval(fcinfo);
@@ -465,7 +532,7 @@ PG_FUNCTION_INFO_V1(labelam_pg_sequence_last_value);
 Datum
 labelam_pg_sequence_last_value(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_PG_SEQUENCE_LAST_VALUE);
+	objects_twin_enter(fcinfo, F_PG_SEQUENCE_LAST_VALUE);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__GET_VALUE);
 	return pg_sequence_last_value(fcinfo);
 }
@@ -477,7 +544,7 @@ labelam_lo_open(PG_FUNCTION_ARGS)
 	int32		mode = PG_GETARG_INT32(1);
 	uint32		perms = SEPG_DB_BLOB__READ;
 
-	twin_enter(fcinfo, F_LO_OPEN);
+	objects_twin_enter(fcinfo, F_LO_OPEN);
 	/* a descriptor opened for writing also reads (inv_api.c) */
 	if (mode & INV_WRITE)
 		perms |= SEPG_DB_BLOB__WRITE;
@@ -489,7 +556,7 @@ PG_FUNCTION_INFO_V1(labelam_lo_get);
 Datum
 labelam_lo_get(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, PG_NARGS() == 3 ? F_LO_GET_OID_INT8_INT4 : F_LO_GET_OID);
+	objects_twin_enter(fcinfo, PG_NARGS() == 3 ? F_LO_GET_OID_INT8_INT4 : F_LO_GET_OID);
 	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ);
 	return PG_NARGS() == 3 ? be_lo_get_fragment(fcinfo) : be_lo_get(fcinfo);
 }
@@ -498,7 +565,7 @@ PG_FUNCTION_INFO_V1(labelam_lo_put);
 Datum
 labelam_lo_put(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_LO_PUT);
+	objects_twin_enter(fcinfo, F_LO_PUT);
 	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__WRITE);
 	return be_lo_put(fcinfo);
 }
@@ -514,7 +581,7 @@ counter_twin(FunctionCallInfo fcinfo, Oid builtin, bool database,
 {
 	Oid			oid = PG_GETARG_OID(0);
 
-	twin_enter(fcinfo, builtin);
+	objects_twin_enter(fcinfo, builtin);
 	if (!(database ? labelheap_db_counters_visible(oid) :
 		  labelheap_counters_visible(oid)))
 		PG_RETURN_NULL();
@@ -546,7 +613,7 @@ PG_FUNCTION_INFO_V1(labelam_lo_export);
 Datum
 labelam_lo_export(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_LO_EXPORT);
+	objects_twin_enter(fcinfo, F_LO_EXPORT);
 	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ | SEPG_DB_BLOB__EXPORT);
 	return be_lo_export(fcinfo);
 }

@@ -260,6 +260,9 @@ extern void objects_planner(struct Query *parse);
 extern bool objects_function_calls_checked(Oid functionId);
 extern void objects_function_execute(Oid functionId);
 extern bool objects_counter_builtin(Oid functionId);
+extern bool objects_shared_state_builtin(Oid functionId);
+extern bool objects_chosen_oid_builtin(Oid functionId);
+extern void objects_twin_enter(FunctionCallInfo fcinfo, Oid builtin);
 extern void objects_functions_forget(void);
 
 /* dispatch.c */

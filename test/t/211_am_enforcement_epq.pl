@@ -24,12 +24,20 @@ $node->safe_psql('postgres', q{
 $node->safe_psql('postgres', "INSERT INTO doc SELECT g, 'row ' || g FROM generate_series(1, 3) g",
 	extra_params => [ '-U', 'r_s1' ]);
 
+# as r_s2 (pg_read_all_stats): a session's wait events are shown only to
+# sessions whose label may read its label (src/shared_state/activity.c)
+$node->safe_psql('postgres', 'GRANT pg_read_all_stats TO r_s2');
 sub wait_for_lock_wait
 {
-	$node->poll_query_until('postgres', q{
-		SELECT count(*) > 0 FROM pg_stat_activity
-		WHERE usename = 'r_s1' AND wait_event_type = 'Lock'})
-	  or die 'the session did not wait for the row lock';
+	for (1 .. 600)
+	{
+		return if $node->safe_psql('postgres', q{
+			SELECT count(*) > 0 FROM pg_stat_activity
+			WHERE usename = 'r_s1' AND wait_event_type = 'Lock'},
+			extra_params => [ '-U', 'r_s2' ]) eq 't';
+		select(undef, undef, undef, 0.1);
+	}
+	die 'the session did not wait for the row lock';
 }
 
 # One round: admin relabels row $id up to s2 in an open transaction; the

@@ -24,6 +24,11 @@
  * ANALYZE reads with its own visibility rules (OldestXmin, no MVCC
  * snapshot), so none of filter.c's exemptions apply here.
  *
+ * The statistics subject is configuration, and configuration can be
+ * wrong (a high default client label): the labels of the rows sampled are
+ * recorded with the statistics, which are shown only to sessions that may
+ * select every one of them (statistics_labels.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -32,6 +37,7 @@
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 
+#include "am/channels/statistics_labels.h"
 #include "am/labelheap_int.h"
 #include "avc/avc.h"
 
@@ -47,12 +53,15 @@ labelheap_scan_analyze_next_tuple(TableScanDesc scan,
 										 slot))
 	{
 		HeapTuple	tuple = ((BufferHeapTupleTableSlot *) slot)->base.tuple;
+		Oid			secid = labelheap_header_secid(tuple->t_data, tuple->t_len);
 
-		if (avc_check_tuple_for_statistics(scan->rs_rd,
-										   labelheap_header_secid(tuple->t_data,
-																  tuple->t_len),
+		if (avc_check_tuple_for_statistics(scan->rs_rd, secid,
 										   AVC_DB_TUPLE_SELECT))
+		{
+			/* the statistics will carry its label (statistics_labels.c) */
+			labelheap_statistics_sampled(scan->rs_rd, secid);
 			return true;
+		}
 	}
 	return false;
 }
