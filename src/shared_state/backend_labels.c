@@ -33,9 +33,9 @@
  *	  procedure entered or left) makes it PENDING at once (the avc calls
  *	  shared_state_subject_changed from the change itself); the new write
  *	  label is computed at the next statement boundary (ExecutorStart,
- *	  ProcessUtility, the transaction's pre-commit) and published then.  So a statement sent after a change
- *	  in an open transaction, whose text PostgreSQL publishes before any
- *	  hook runs, is hidden until then.
+ *	  ProcessUtility, the transaction's pre-commit) and published then.
+ *	  So a statement sent after a change in an open transaction, whose
+ *	  text PostgreSQL publishes before any hook runs, is hidden until then.
  *	- A parallel worker restores the leader's settings (application_name,
  *	  the session's label) and then publishes the leader's query: its slot
  *	  is PENDING from its start-up transaction until its first ExecutorStart.
