@@ -23,9 +23,18 @@
 #include "utils/guc.h"
 #include "utils/rel.h"
 
+#include "am/channels/channels.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
 #include "am/label_set/label_set.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/read/filter.h"
 #include "am/read/page_decisions.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
+#include "am/write/new_label.h"
+#include "am/write/toast.h"
+#include "am/write/write.h"
 #include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
@@ -90,7 +99,7 @@ labelheap_relation_toast_am(Relation rel)
 	return HEAP_TABLE_AM_OID;
 }
 
-const TableAmRoutine *
+static const TableAmRoutine *
 labelheap_routine(void)
 {
 	if (!labelheap_methods_ready)

@@ -3,8 +3,9 @@
  * src/am/labelheap.h
  *	  The labelheap table access method, as the rest of labelam sees it:
  *	  the tuple format and the few functions other subsystems use.  The
- *	  access method's own declarations are in labelheap_int.h, its entry
- *	  points for src/hooks.c in labelheap_hooks.h.
+ *	  access method's own declarations are in the headers beside the files
+ *	  that define them, its entry points for src/hooks.c in
+ *	  labelheap_hooks.h.
  *
  * Tuple format.  A labelheap tuple is a heap tuple whose header is extended
  * the way pre-12 heap extended it for WITH OIDS: infomask bit 0x0008

@@ -26,7 +26,9 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
 
 /*
  * Like heap_form_tuple(), with room for the label between the null bitmap

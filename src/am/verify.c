@@ -36,7 +36,11 @@
 #include "utils/fmgrprotos.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/label_set/label_set.h"
+#include "am/labelheap.h"
+#include "am/summary/summary.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
 
 PG_FUNCTION_INFO_V1(labelam_tuple_secid);
 PG_FUNCTION_INFO_V1(labelam_verify_labels);

@@ -50,7 +50,7 @@
 
 #include "am/label_set/label_set.h"
 #include "am/labelheap_hooks.h"
-#include "am/labelheap_int.h"
+#include "am/read/frames.h"
 #include "avc/avc.h"
 
 

@@ -87,7 +87,8 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "avc/avc.h"
 #include "label_store/label_store_int.h"
 

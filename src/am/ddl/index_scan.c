@@ -24,7 +24,9 @@
 #include "access/tableam.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/read/frames.h"
+#include "am/tuple_label.h"
 #include "avc/avc.h"
 
 /*

@@ -46,7 +46,11 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
+#include "am/write/toast.h"
 #include "pg_compat.h"
 
 /*

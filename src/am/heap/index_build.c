@@ -47,7 +47,8 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
 #include "avc/avc.h"
 
 double

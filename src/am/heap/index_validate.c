@@ -35,7 +35,8 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
 #include "pg_compat.h"
 
 void

@@ -47,7 +47,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "am/labelheap_int.h"
+#include "am/heap/heap.h"
 #include "pg_compat.h"
 
 /*

@@ -72,7 +72,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/heap/heap.h"
 
 #if PG_VERSION_NUM >= 170000
 #include "storage/bulk_write.h"

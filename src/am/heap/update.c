@@ -79,7 +79,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap_int.h"
+#include "am/heap/heap.h"
 #include "pg_compat.h"
 
 /*

@@ -33,7 +33,7 @@
  * invalidations), and a relcache invalidation of a relation makes this
  * backend forget the known pairs of that relation.  A writer that adds a
  * pair sends a relcache invalidation too, so that other backends reload
- * the set cached in the relcache entry (rd_amcache, see label_column.c).
+ * the set cached in the relcache entry (rd_amcache, am/relcache.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -71,7 +71,8 @@
 
 #include "am/label_set/label_set.h"
 #include "am/label_set/label_set_int.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap_hooks.h"
+#include "am/relcache.h"
 #include "avc/avc.h"
 #include "pg_compat.h"
 

@@ -46,10 +46,13 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "am/labelheap.h"
 #include "am/label_set/label_set.h"
 #include "am/label_set/label_set_int.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
+#include "am/relcache.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
 #include "avc/avc.h"
 #include "pg_compat.h"
 

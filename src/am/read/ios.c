@@ -52,7 +52,8 @@
 #include "utils/builtins.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "pg_compat.h"
 
 

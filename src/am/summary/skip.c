@@ -55,35 +55,9 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 #include "am/summary/summary.h"
-#include "avc/avc.h"
-
-/* labelam.skip_ranges */
-bool		labelheap_skip_ranges = true;
-
-/*
- * Does the label summary say that the range holding heap block blk has no
- * row the session may select?  false when it cannot say (no entry, "any
- * label").  The decisions are the row filter's own, cached per label.
- * Shared with skip_stream.c.
- */
-bool
-labelheap_range_unreadable(Relation rel, Relation index, BlockNumber blk)
-{
-	LabelSummaryEntry entry;
-	int			i;
-
-	if (!labelheap_summary_entry(index, blk, &entry) ||
-		entry.nlabels == LABELSUMMARY_ANY)
-		return false;
-	for (i = 0; i < entry.nlabels && i < LABELSUMMARY_SLOTS; i++)
-	{
-		if (avc_check_tuple(rel, entry.secids[i], AVC_DB_TUPLE_SELECT))
-			return false;
-	}
-	return true;
-}
 
 #if PG_VERSION_NUM < 180000
 /*
@@ -165,7 +139,7 @@ labelheap_skip_bitmap_block(TableScanDesc sscan,
 
 #if PG_VERSION_NUM < 170000
 /*
- * labelheap_skip_position (summary.h) found heap about to move to another
+ * labelheap_skip_position (skipping.h) found heap about to move to another
  * block: moves it to the next block that is not skipped and has tuples
  * visible to the snapshot.  false: the scan is over (heap's state says so
  * too).

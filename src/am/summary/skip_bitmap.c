@@ -106,8 +106,9 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
 #include "am/summary/skip_ahead.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 #include "am/summary/summary.h"
 #include "avc/avc.h"
 

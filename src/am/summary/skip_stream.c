@@ -67,8 +67,9 @@
 #include "storage/read_stream.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
 #include "am/summary/skip_ahead.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 #include "am/summary/summary.h"
 
 /*

@@ -88,7 +88,11 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
+#include "am/read/frames.h"
+#include "am/write/label_column.h"
+#include "am/write/new_label.h"
 #include "avc/avc.h"
 #include "label_store/label_store.h"
 

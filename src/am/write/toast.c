@@ -57,7 +57,10 @@
 #include "access/toast_internals.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
+#include "am/write/toast.h"
 
 bool		labelheap_debug_own_write = false;
 
