@@ -1,11 +1,12 @@
 #!/bin/bash
 # scripts/run-tests.sh -- "make test": set-up, build, private install, then
-# every test of the project: pg_regress files (test/sql), isolation specs
+# every test of the project: checks of the tree itself (scripts/check-*.py:
+# STATIC_CHECKS), pg_regress files (test/sql), isolation specs
 # (test/specs), TAP scripts (test/t), contrib/sepgsql's regression suite
 # against labelam (scripts/check-sepgsql.sh) and PostgreSQL's own suites
 # under labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
 #
-# env: LABELAM_TESTS="regress isolation tap sepgsql pg" selects parts;
+# env: LABELAM_TESTS="static regress isolation tap sepgsql pg" selects parts;
 #      REGRESS="a b", ISOLATION="x", TAP="t/001_x.pl", SEPGSQL="label dml"
 #      select tests;
 #      LABELAM_KEEP=1 keeps the work directory.
@@ -21,7 +22,7 @@ set -uo pipefail
 if [ "${PG:-}" = all ]; then
 	total_p=0 total_f=0 summary=() not_run=
 	for major in ${PG_ALL:-15 17 18-assert}; do
-		all_parts=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
+		all_parts=${LABELAM_TESTS:-static regress isolation tap sepgsql pg}
 		parts=$all_parts
 		src=
 		if [ "$major" = 17 ]; then
@@ -56,7 +57,7 @@ fi
 . "$(dirname "$0")/pgenv.sh"
 pg_enter_root "$@"
 
-PARTS=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
+PARTS=${LABELAM_TESTS:-static regress isolation tap sepgsql pg}
 labelam_setup
 
 cp -r "$LABELAM_TOP/test" "$WORK/test"
@@ -92,6 +93,24 @@ run_regress_like() {	# name driver tests...
 		cat "$out/regression.diffs" 2>/dev/null | head -200
 	fi
 }
+
+# checks of the tree, no server needed: scripts/check-NAME.py LABELAM-DIR
+# exits 0 when the tree passes (each says what it checks)
+STATIC_CHECKS="cycles"
+if [[ " $PARTS " == *" static "* ]]; then
+	p=0 f=0
+	for check in $STATIC_CHECKS; do
+		if python3 "$LABELAM_TOP/scripts/check-$check.py" "$LABELAM_TOP" >"$WORK/check-$check.out" 2>&1; then
+			p=$((p + 1))
+		else
+			f=$((f + 1))
+			FAILED_NAMES+=("static: check-$check")
+			head -40 "$WORK/check-$check.out"
+		fi
+	done
+	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+	echo "static: $p passed, $f failed"
+fi
 
 if [[ " $PARTS " == *" regress "* ]] || [[ " $PARTS " == *" isolation "* ]]; then
 	cluster_start main "${CONF[@]}"

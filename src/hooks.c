@@ -100,7 +100,7 @@
  *						labelam.restore_labels
  *	label_sql/dump.c	labelam.dump_labels
  *	label_store/dict.c	labelam.max_labels
- *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
+ *	avc/settings.c		labelam.provider, labelam.policy_file, labelam.audit,
  *						labelam.enforcing, labelam.max_denials,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,

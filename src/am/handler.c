@@ -26,6 +26,7 @@
 #include "am/channels/channels.h"
 #include "am/ddl/ddl.h"
 #include "am/heap/heap.h"
+#include "am/is_labelheap.h"
 #include "am/label_set/label_set.h"
 #include "am/labelheap.h"
 #include "am/read/filter.h"
@@ -39,7 +40,6 @@
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
 
-static TableAmRoutine labelheap_methods;
 static bool labelheap_methods_ready = false;
 
 static TableScanDesc
@@ -139,27 +139,6 @@ labelheap_routine(void)
 		labelheap_methods_ready = true;
 	}
 	return &labelheap_methods;
-}
-
-bool
-is_labelheap_relation(Relation rel)
-{
-	return rel->rd_tableam == labelheap_routine();
-}
-
-/*
- * Is amoid (a pg_class.relam) labelheap?  For relations that are not open:
- * by name, since the access method's OID differs from database to database.
- */
-bool
-is_labelheap_am(Oid amoid)
-{
-	char	   *amname = OidIsValid(amoid) ? get_am_name(amoid) : NULL;
-	bool		result = amname != NULL && strcmp(amname, "labelheap") == 0;
-
-	if (amname)
-		pfree(amname);
-	return result;
 }
 
 Datum

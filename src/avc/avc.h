@@ -197,4 +197,8 @@ extern void avc_shared_decisions_shmem_startup(void);
 /* Name of a single permission bit ("select"), for messages. */
 extern const char *avc_perm_name(uint32 perm);
 
+/* the decision cache's counts, for labelam.avc_stats() (am/channels/counters.c) */
+extern void avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets,
+							uint64 *entries);
+
 #endif							/* LABELAM_AVC_H */

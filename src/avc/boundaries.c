@@ -20,12 +20,6 @@
 /* depth of executor and utility calls, so that we flush at top level */
 static int	nesting = 0;
 
-/*
- * Depth of CALL and DO: code they run may end the transaction (COMMIT,
- * ROLLBACK) and go on, so set_client_label refuses one-way changes there.
- */
-int			avc_routine_depth = 0;
-
 void
 avc_client_authentication(Port *port, int status)
 {

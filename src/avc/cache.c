@@ -7,10 +7,10 @@
  * backend-local label id: the session's label need not be in the label
  * dictionary (a client's label is only interned when it writes a row, and
  * interning at connection time would fail on a hot standby).  Objects are
- * dictionary secids (rows) or local ids (labels given as text).  The cache
- * holds the whole decision (allowed, auditallow, auditdeny) for every
- * permission of the class, so one miss answers all later questions about
- * the pair.
+ * dictionary secids (rows) or local ids (labels given as text, labels.c).
+ * The cache holds the whole decision (allowed, auditallow, auditdeny) for
+ * every permission of the class, so one miss answers all later questions
+ * about the pair.
  *
  * The cache is reset when the policy's sequence number or labelam.enforcing
  * changes (checked at the first decision of each statement), when the
@@ -87,39 +87,11 @@ avc_key_hash(AvcKey key)
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
-/* local labels: canonical text -> local id */
-typedef struct AvcLabel
-{
-	const char *text;
-	uint32		lid;
-	char		status;
-} AvcLabel;
-
-#define SH_PREFIX		avcl
-#define SH_ELEMENT_TYPE AvcLabel
-#define SH_KEY_TYPE		const char *
-#define SH_KEY			text
-#define SH_HASH_KEY(tb, k)	hash_bytes((const unsigned char *) (k), strlen(k))
-#define SH_EQUAL(tb, a, b)	(strcmp(a, b) == 0)
-#define SH_SCOPE		static inline
-#define SH_DECLARE
-#define SH_DEFINE
-#include "lib/simplehash.h"
-
 static MemoryContext avc_cxt = NULL;	/* everything below */
 static MemoryContext avc_dec_cxt = NULL;	/* decisions, new-object labels */
 static avch_hash *avc_cache = NULL;
-static avcl_hash *avc_labels = NULL;
 
-/* local id -> text, for ids of the current generation of avc_labels */
-static const char **avc_label_texts = NULL;
-static uint32 avc_label_first = 1;	/* first id of the current generation */
-static uint32 avc_label_count = 0;
-static uint32 avc_label_alloc = 0;
-static uint32 avc_label_next = 1;	/* never reused: 0 is "none" */
-
-/* the session's subject */
-static char *avc_subject = NULL;	/* canonical text, TopMemoryContext */
+/* the local id of the session's subject (labels.c's avc_subject) */
 static uint32 avc_subject_lid = 0;	/* 0: not looked up yet */
 
 /* trusted procedures running (avc_push_subject) */
@@ -141,10 +113,6 @@ typedef struct AvcFast
 static AvcFast avc_fast[2];
 
 static uint64 avc_seqno = 0;
-
-/* changes whenever a cached decision may no longer hold (avc.h) */
-uint64		avc_decision_epoch = 0;
-bool		avc_revalidate_pending = true;
 
 /*
  * Start time of the client statement (GetCurrentStatementStartTimestamp)
@@ -178,32 +146,26 @@ avc_cache_create(void)
 	avc_dec_cxt = AllocSetContextCreate(avc_cxt, "labelam avc decisions",
 										ALLOCSET_DEFAULT_SIZES);
 	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
-	avc_labels = avcl_create(avc_cxt, 64, NULL);
-	avc_label_alloc = 64;
-	avc_label_texts = MemoryContextAllocZero(avc_cxt,
-											 avc_label_alloc * sizeof(char *));
-	avc_label_first = avc_label_next;
-	avc_label_count = 0;
-	avc_subject_lid = 0;
 }
 
-/* Forget every decision (and every local label). */
+/*
+ * Forget every decision and every local label (labels.c).  Whatever was
+ * derived from them follows avc_decision_epoch (statistics.c,
+ * table_label.c, the scans of src/am).
+ */
 void
 avc_cache_reset(void)
 {
 	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
-	avc_table_label_forget();	/* new policy or subject */
-	avc_statistics_forget(true);
 	if (avc_cache != NULL)
 		stat_resets++;
 	if (avc_cxt != NULL)
 		MemoryContextReset(avc_cxt);	/* deletes avc_dec_cxt too */
 	avc_dec_cxt = NULL;
 	avc_cache = NULL;
-	avc_labels = NULL;
-	avc_label_texts = NULL;
+	avc_labels_reset();
 	avc_subject_lid = 0;
 }
 
@@ -224,44 +186,9 @@ avc_ensure_cache(void)
 uint32
 avc_local_id(const char *label)
 {
-	AvcLabel   *l;
-	bool		found;
-
 	if (unlikely(avc_revalidate_pending))
 		avc_revalidate();
-	avc_ensure_cache();
-	l = avcl_insert(avc_labels, label, &found);
-	if (!found)
-	{
-		l->text = MemoryContextStrdup(avc_cxt, label);
-		l->lid = avc_label_next++;
-		if (avc_label_count >= avc_label_alloc)
-		{
-			avc_label_texts = repalloc(avc_label_texts,
-									   avc_label_alloc * 2 * sizeof(char *));
-			avc_label_alloc *= 2;
-		}
-		avc_label_texts[avc_label_count++] = l->text;
-	}
-	return l->lid;
-}
-
-const char *
-avc_local_text(uint32 lid)
-{
-	if (avc_label_texts == NULL || lid < avc_label_first ||
-		lid - avc_label_first >= avc_label_count)
-		elog(ERROR, "labelam: stale local label id %u", lid);
-	return avc_label_texts[lid - avc_label_first];
-}
-
-/* Text of an object (palloc'd or cache-owned), or NULL if unknown. */
-char *
-avc_object_text(AvcObjKind kind, uint32 object)
-{
-	if (kind == AVC_OBJ_SECID)
-		return label_text((Oid) object);
-	return (char *) avc_local_text(object);
+	return avc_labels_id(label);
 }
 
 /*
@@ -299,12 +226,6 @@ avc_set_subject(const char *label)
 	avc_cache_reset();
 }
 
-const char *
-avc_client_label(void)
-{
-	return avc_subject;
-}
-
 /*
  * Local id of the session's subject, or 0 if the process has none.  The
  * first use of the cache in a statement may start it over (avc_revalidate),
@@ -318,7 +239,7 @@ avc_subject_local_id(void)
 		avc_revalidate();
 	if (avc_subject == NULL)
 		return 0;
-	if (avc_subject_lid == 0 || avc_cache == NULL)
+	if (avc_subject_lid == 0)
 	{
 		uint32		lid = avc_local_id(avc_subject);
 
@@ -344,7 +265,7 @@ avc_revalidate(void)
 		avc_seqno = seqno;
 		avc_enforcing_in_force = avc_enforcing;
 	}
-	else if (avc_label_count >= AVC_LABELS_MAX)
+	else if (avc_labels_count() >= AVC_LABELS_MAX)
 		avc_cache_reset();
 	avc_revalidate_pending = false;
 	avc_revalidated_statement = GetCurrentStatementStartTimestamp();
@@ -369,7 +290,6 @@ avc_forget_decisions(void)
 	avc_cache = avch_create(avc_dec_cxt, 256, NULL);
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
-	avc_statistics_forget(false);
 	stat_resets++;
 }
 
@@ -810,7 +730,6 @@ avc_push_subject(const char *label)
 	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
-	avc_table_label_forget();	/* new rows: the procedure's labels */
 	avc_pushed++;
 	return save;
 }
@@ -827,7 +746,6 @@ avc_pop_subject(AvcSubjectSave save)
 	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
-	avc_table_label_forget();
 	avc_pushed--;
 }
 

@@ -44,7 +44,7 @@ typedef enum AvcClass
 /*
  * Permissions of the database object classes, numbered as contrib/sepgsql
  * numbers them (sepgsql.h): the six of the common "database" first, then
- * each class's own (the names in avc.c, in bit order).
+ * each class's own (the names in classes.c, in bit order).
  */
 #define AVC_DB_CREATE				(1U << 0)
 #define AVC_DB_DROP					(1U << 1)

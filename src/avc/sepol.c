@@ -53,8 +53,9 @@ typedef struct SpSidEntry
 } SpSidEntry;
 
 static HTAB *sp_sidcache = NULL;
+static uint64 sp_sidcache_seqno = 0;	/* sp_cur.seqno of its SIDs */
 
-void
+static void
 sp_sidcache_reset(void)
 {
 	if (sp_sidcache != NULL)
@@ -108,7 +109,9 @@ sp_sid(const char *con, sepol_security_id_t *sid)
 	if (len >= SP_SIDCACHE_KEYLEN)
 		return sepol_context_to_sid(con, len, sid) == 0;
 
-	if (sp_sidcache == NULL || hash_get_num_entries(sp_sidcache) >= SP_SIDCACHE_MAX)
+	/* SIDs belong to the SID table of the policy they were made with */
+	if (sp_sidcache == NULL || sp_sidcache_seqno != sp_cur.seqno ||
+		hash_get_num_entries(sp_sidcache) >= SP_SIDCACHE_MAX)
 	{
 		HASHCTL		ctl;
 
@@ -118,6 +121,7 @@ sp_sid(const char *con, sepol_security_id_t *sid)
 		ctl.hcxt = TopMemoryContext;
 		sp_sidcache = hash_create("labelam sepol SIDs", 64, &ctl,
 								  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+		sp_sidcache_seqno = sp_cur.seqno;
 	}
 	e = hash_search(sp_sidcache, con, HASH_FIND, NULL);
 	if (e != NULL)

@@ -14,7 +14,6 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "am/labelheap.h"
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
 #include "label_store/label_store.h"
@@ -22,7 +21,6 @@
 PG_FUNCTION_INFO_V1(labelam_check_access);
 PG_FUNCTION_INFO_V1(labelam_compute_create);
 PG_FUNCTION_INFO_V1(labelam_policy_info);
-PG_FUNCTION_INFO_V1(labelam_avc_stats);
 PG_FUNCTION_INFO_V1(labelam_client_label);
 PG_FUNCTION_INFO_V1(labelam_set_client_label);
 PG_FUNCTION_INFO_V1(labelam_avc_bench);
@@ -164,40 +162,6 @@ labelam_policy_info(PG_FUNCTION_ARGS)
 	}
 	else
 		nulls[5] = nulls[6] = true;
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
-}
-
-Datum
-labelam_avc_stats(PG_FUNCTION_ARGS)
-{
-	TupleDesc	tupdesc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
-	uint64		hits,
-				misses,
-				resets,
-				entries;
-
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-
-	/*
-	 * The session's row filter asks the cache once a row: a hidden row's
-	 * label misses where the rows around it hit, so the counts, read around
-	 * "SELECT ... WHERE v BETWEEN lo AND hi", count hidden rows (as the
-	 * statistics counters do, am/channels/counters.c).
-	 */
-	if (!labelheap_selects_every_label(AccessShareLock, true))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to read the decision cache's statistics in this database"),
-				 errdetail("Its hits and misses count the rows of labelheap tables the session's row filter decided, those beyond the reach of its security label included."),
-				 errhint("Only a session that may select every label in labelam.pg_security can read them.")));
-	avc_cache_stats(&hits, &misses, &resets, &entries);
-	values[0] = Int64GetDatum((int64) hits);
-	values[1] = Int64GetDatum((int64) misses);
-	values[2] = Int64GetDatum((int64) resets);
-	values[3] = Int64GetDatum((int64) entries);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

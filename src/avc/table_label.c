@@ -32,9 +32,11 @@ static char *default_table_label = NULL;
 
 /*
  * Changes whenever a table's label, or the label of the rows a session
- * creates in it, may have changed (avc_table_label_generation).
+ * creates in it, may have changed (avc_table_label_generation), and with
+ * avc_decision_epoch (a new policy or subject).
  */
 static uint64 table_label_generation = 1;
+static uint64 table_label_epoch = 0;	/* avc_decision_epoch last seen */
 
 /* sepgsql_contexts of the policy in force, opened on first use */
 static struct selabel_handle *sehnd = NULL;
@@ -132,9 +134,9 @@ avc_table_label_text(Relation rel)
 /*
  * Something that feeds avc_table_label_text or avc_create_label_text may
  * have changed: a relation's labels or name (relcache invalidation), a
- * schema's name, labelam.default_table_label, the policy or the subject
- * (avc_cache_reset, trusted procedures), or a subtransaction that did any
- * of these aborted.
+ * schema's name, labelam.default_table_label, or a subtransaction that did
+ * any of these aborted.  (A new policy or subject moves avc_decision_epoch,
+ * which avc_table_label_generation follows.)
  */
 void
 avc_table_label_forget(void)
@@ -152,6 +154,11 @@ avc_table_label_generation(void)
 {
 	if (unlikely(avc_revalidate_pending))
 		avc_revalidate();
+	if (unlikely(table_label_epoch != avc_decision_epoch))
+	{
+		table_label_epoch = avc_decision_epoch;
+		table_label_generation++;
+	}
 	return table_label_generation;
 }
 

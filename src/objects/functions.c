@@ -33,8 +33,9 @@
  * loread, lowrite, lo_lseek and lo_truncate on the descriptor.
  *
  * The statistics counters that count rows before labelheap filters them
- * (pg_stat_get_tuples_returned and the like, src/am/channels/counters.c) have twins
- * too, which return NULL where the counts would include rows beyond the
+ * (pg_stat_get_tuples_returned and the like, listed once in
+ * src/am/channels/counterlist.h, decided in src/am/channels/counters.c) have
+ * twins too, which return NULL where the counts would include rows beyond the
  * session's reach.  Their calls are rewritten whether object checks are on
  * or not; reached without a twin, they are decided by am/channels/counters.c.
  *
@@ -93,18 +94,10 @@ static const CheckedFunction checked_functions[] = {
 	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}},
 	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}},
 	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}},
-	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, true},
+#define LABELHEAP_COUNTER(name, builtin, database) \
+	{builtin, #name, "checked_" #name, 1, {OIDOID}, true},
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER
 };
 
 #define NUM_CHECKED lengthof(checked_functions)
@@ -290,15 +283,6 @@ check_every_blob(uint32 perms, const char *fname)
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-}
-
-/* a statistics counter with a twin (am/channels/counters.c decides it untwinned) */
-bool
-objects_counter_builtin(Oid functionId)
-{
-	const CheckedFunction *f = checked_function(functionId);
-
-	return f != NULL && f->counter;
 }
 
 /*
@@ -529,18 +513,10 @@ labelam_##counter(PG_FUNCTION_ARGS) \
 	return counter_twin(fcinfo, builtin, database, counter); \
 }
 
-COUNTER_TWIN(pg_stat_get_tuples_returned, F_PG_STAT_GET_TUPLES_RETURNED, false)
-COUNTER_TWIN(pg_stat_get_tuples_fetched, F_PG_STAT_GET_TUPLES_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_blocks_fetched, F_PG_STAT_GET_BLOCKS_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_blocks_hit, F_PG_STAT_GET_BLOCKS_HIT, false)
-COUNTER_TWIN(pg_stat_get_xact_tuples_returned, F_PG_STAT_GET_XACT_TUPLES_RETURNED, false)
-COUNTER_TWIN(pg_stat_get_xact_tuples_fetched, F_PG_STAT_GET_XACT_TUPLES_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_xact_blocks_fetched, F_PG_STAT_GET_XACT_BLOCKS_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_xact_blocks_hit, F_PG_STAT_GET_XACT_BLOCKS_HIT, false)
-COUNTER_TWIN(pg_stat_get_db_tuples_returned, F_PG_STAT_GET_DB_TUPLES_RETURNED, true)
-COUNTER_TWIN(pg_stat_get_db_tuples_fetched, F_PG_STAT_GET_DB_TUPLES_FETCHED, true)
-COUNTER_TWIN(pg_stat_get_db_blocks_fetched, F_PG_STAT_GET_DB_BLOCKS_FETCHED, true)
-COUNTER_TWIN(pg_stat_get_db_blocks_hit, F_PG_STAT_GET_DB_BLOCKS_HIT, true)
+#define LABELHEAP_COUNTER(name, builtin, database) \
+	COUNTER_TWIN(name, builtin, database)
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER
 
 PG_FUNCTION_INFO_V1(labelam_lo_export);
 Datum

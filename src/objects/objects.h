@@ -9,7 +9,7 @@
  * call the interface below, which sepgsql's sepgsql.h declared and which
  * check.c, label.c and dispatch.c implement on labelam's avc (src/avc).
  * Permission bits are numbered as sepgsql numbers them, and so are
- * labelam's (avc.c's names are in the same order).
+ * labelam's (avc/classes.c's names are in the same order).
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (the permission definitions and declarations below are sepgsql.h's)
@@ -259,7 +259,6 @@ struct Query;
 extern void objects_planner(struct Query *parse);
 extern bool objects_function_calls_checked(Oid functionId);
 extern void objects_function_execute(Oid functionId);
-extern bool objects_counter_builtin(Oid functionId);
 extern void objects_functions_forget(void);
 
 /* dispatch.c */
