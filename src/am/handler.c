@@ -2,11 +2,13 @@
  *
  * src/am/handler.c
  *	  The labelheap table access method routine: heap's callbacks, except
- *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
- *	  (analyze.c), where a tuple is written (write.c, rewrite.c; the label
- *	  a new version gets: new_label.c), where storage is truncated
- *	  (label_set_checks.c), and where heap's code insists on being called
- *	  for heap itself (index builds: index_build.c, index_validate.c).
+ *	  where a tuple is handed to the executor (read/filter.c) or to ANALYZE
+ *	  (channels/analyze.c), where a tuple is written (write/write.c,
+ *	  heap/copy_for_cluster.c; the label a new version gets:
+ *	  write/new_label.c), where storage is truncated
+ *	  (label_set/label_set_checks.c), and where heap's code insists on being
+ *	  called for heap itself (index builds: heap/index_build.c,
+ *	  heap/index_validate.c).
  *
  * labelam_am_init() defines the subsystem's settings; its hook and callback
  * entry points are called from src/hooks.c.

@@ -10,9 +10,12 @@
  *
  * labelheap_form_tuple() is heap_form_tuple() of PostgreSQL 15.18,
  * src/backend/access/common/heaptuple.c, with room for the label; 18.6's
- * differs only in declaring values and isnull const.  Upstream text,
- * checked by scripts/check-drift.py: heap_form_tuple() sha256 prefix
- * 15: 704deaa8ba8b6883, 18: 500b056a18c089e1.
+ * differs only in declaring values and isnull const.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/common/heaptuple.c
+ *	  heap_form_tuple() 15: 704deaa8ba8b6883, 18: 500b056a18c089e1
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -31,6 +34,8 @@
 #include "am/tuple_label.h"
 
 /*
+ * upstream heap_form_tuple()
+ *
  * Like heap_form_tuple(), with room for the label between the null bitmap
  * and the data.
  */

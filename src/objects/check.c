@@ -33,16 +33,19 @@
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
  * sepgsql_avc_trusted_proc, sepgsql_audit_log, sepgsql_getenforce and
  * sepgsql_compute_create follow contrib/sepgsql's uavc.c and selinux.c of
- * PostgreSQL 15.18, the same in 18.6.  Upstream text, checked by
- * scripts/check-drift.py: sepgsql_avc_check_perms_label() sha256 prefix
- * 15: 7fab7661181861aa, 18: 7fab7661181861aa; sepgsql_avc_check_perms()
- * sha256 prefix 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc;
- * sepgsql_avc_trusted_proc() sha256 prefix 15: ad709228ffdaccbf,
- * 18: ad709228ffdaccbf; sepgsql_audit_log() sha256 prefix
- * 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161; sepgsql_getenforce() sha256
- * prefix 15: 6898533bf1dbe163, 18: 6898533bf1dbe163;
- * sepgsql_compute_create() sha256 prefix 15: c4065d08599605c4,
- * 18: c4065d08599605c4)
+ * PostgreSQL 15.18, the same in 18.6.)
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/uavc.c
+ *	  sepgsql_avc_check_perms_label()
+ *		15: 7fab7661181861aa, 18: 7fab7661181861aa
+ *	  sepgsql_avc_check_perms() 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc
+ *	  sepgsql_avc_trusted_proc() 15: ad709228ffdaccbf, 18: ad709228ffdaccbf
+ *	contrib/sepgsql/selinux.c
+ *	  sepgsql_audit_log() 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161
+ *	  sepgsql_getenforce() 15: 6898533bf1dbe163, 18: 6898533bf1dbe163
+ *	  sepgsql_compute_create() 15: c4065d08599605c4, 18: c4065d08599605c4
  *
  * -------------------------------------------------------------------------
  */
@@ -74,7 +77,11 @@ decision_enforced(const AvcDecision *avd)
 	return !avd->permissive;
 }
 
-/* contrib/sepgsql's sepgsql_getenforce(): labelam is always enforcing */
+/*
+ * upstream sepgsql_getenforce()
+ *
+ * contrib/sepgsql's sepgsql_getenforce(): labelam is always enforcing
+ */
 bool
 sepgsql_getenforce(void)
 {
@@ -101,7 +108,11 @@ message_name(const char *name)
 	return psprintf("pg_temp%s", p);
 }
 
-/* The audit record of contrib/sepgsql's sepgsql_audit_log (selinux.c). */
+/*
+ * upstream sepgsql_audit_log()
+ *
+ * The audit record of contrib/sepgsql's sepgsql_audit_log (selinux.c).
+ */
 static void
 objects_audit_log(bool denied, bool enforcing, const char *scontext,
 				  const char *tcontext, uint16 tclass, uint32 audited,
@@ -130,6 +141,8 @@ objects_audit_log(bool denied, bool enforcing, const char *scontext,
 }
 
 /*
+ * upstream sepgsql_avc_check_perms_label()
+ *
  * contrib/sepgsql's sepgsql_avc_check_perms_label (uavc.c): may the
  * subject do "required" to an object of tclass labeled tcontext?
  */
@@ -204,7 +217,11 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 	return result;
 }
 
-/* contrib/sepgsql's sepgsql_avc_check_perms (uavc.c) */
+/*
+ * upstream sepgsql_avc_check_perms()
+ *
+ * contrib/sepgsql's sepgsql_avc_check_perms (uavc.c)
+ */
 bool
 sepgsql_avc_check_perms(const ObjectAddress *tobject,
 						uint16 tclass, uint32 required,
@@ -225,6 +242,8 @@ sepgsql_avc_check_perms(const ObjectAddress *tobject,
 }
 
 /*
+ * upstream sepgsql_avc_trusted_proc()
+ *
  * contrib/sepgsql's sepgsql_avc_trusted_proc (uavc.c): the label a
  * function runs with if the policy makes it a trusted procedure (a
  * type_transition of class process from the caller on the function's
@@ -260,7 +279,11 @@ sepgsql_avc_trusted_proc(Oid functionId)
 	return ncontext;
 }
 
-/* contrib/sepgsql's sepgsql_compute_create (selinux.c) */
+/*
+ * upstream sepgsql_compute_create()
+ *
+ * contrib/sepgsql's sepgsql_compute_create (selinux.c)
+ */
 char *
 sepgsql_compute_create(const char *scontext, const char *tcontext,
 					   uint16 tclass, const char *objname)

@@ -19,12 +19,14 @@
  * sepgsql_utility_command of PostgreSQL 15.18, contrib/sepgsql/hooks.c;
  * 18.6's sepgsql_exec_check_perms also passes the RTEPermissionInfo list,
  * which objects_exec_check_perms does on every major (the executor hook's
- * arguments, src/hooks.c).  Upstream text, checked by
- * scripts/check-drift.py: sepgsql_object_access() sha256 prefix
- * 15: 69cf7cd3a2fa2c7d, 18: 69cf7cd3a2fa2c7d; sepgsql_exec_check_perms()
- * sha256 prefix 15: 5c0c0a9383158f4c, 18: 138de363ddd79125;
- * sepgsql_utility_command() sha256 prefix 15: daf3c251df80565e,
- * 18: daf3c251df80565e)
+ * arguments, src/hooks.c).)
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/hooks.c
+ *	  sepgsql_object_access() 15: 69cf7cd3a2fa2c7d, 18: 69cf7cd3a2fa2c7d
+ *	  sepgsql_exec_check_perms() 15: 5c0c0a9383158f4c, 18: 138de363ddd79125
+ *	  sepgsql_utility_command() 15: daf3c251df80565e, 18: daf3c251df80565e
  *
  * -------------------------------------------------------------------------
  */
@@ -79,7 +81,11 @@ objects_active(void)
 	return objects_enabled && avc_client_label() != NULL;
 }
 
-/* contrib/sepgsql's sepgsql_object_access (hooks.c), plus large objects */
+/*
+ * upstream sepgsql_object_access()
+ *
+ * contrib/sepgsql's sepgsql_object_access (hooks.c), plus large objects
+ */
 void
 objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 					  int subId, void *arg)
@@ -258,7 +264,11 @@ objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	}
 }
 
-/* contrib/sepgsql's sepgsql_exec_check_perms (hooks.c) */
+/*
+ * upstream sepgsql_exec_check_perms()
+ *
+ * contrib/sepgsql's sepgsql_exec_check_perms (hooks.c)
+ */
 bool
 objects_exec_check_perms(List *rangeTabls, List *rteperminfos, bool abort)
 {
@@ -354,6 +364,8 @@ check_configuration(const char *name)
 }
 
 /*
+ * upstream sepgsql_utility_command()
+ *
  * Before a utility command: remember what post-create hooks need
  * (CREATE DATABASE's template), check module loading.  The result goes
  * back to objects_utility_end, also on error.

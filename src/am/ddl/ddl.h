@@ -2,8 +2,8 @@
  *
  * src/am/ddl/ddl.h
  *	  Whole-table operations: DDL after which rows would leave labelheap
- *	  (refuse.c), VACUUM FULL and CLUSTER (rewrite.c), and what index builds
- *	  and rewrites share (index_scan.c).
+ *	  (refuse.c), and what the copies of heap's index builds and rewrites
+ *	  share (index_scan.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -25,17 +25,5 @@ extern void labelheap_require_readable(Relation rel, HeapTuple tuple,
 extern HeapTuple labelheap_build_getnext(TableScanDesc scan,
 										 TupleTableSlot *scratch);
 extern BlockNumber labelheap_build_blocks_done(struct HeapScanDescData *hscan);
-
-/* rewrite.c: VACUUM FULL and CLUSTER */
-extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
-												Relation NewHeap,
-												Relation OldIndex,
-												bool use_sort,
-												TransactionId OldestXmin,
-												TransactionId *xid_cutoff,
-												MultiXactId *multi_cutoff,
-												double *num_tuples,
-												double *tups_vacuumed,
-												double *tups_recently_dead);
 
 #endif							/* LABELHEAP_DDL_H */

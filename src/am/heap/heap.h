@@ -50,6 +50,18 @@ extern void labelheap_index_validate_scan(Relation heapRelation,
 										  Snapshot snapshot,
 										  struct ValidateIndexState *state);
 
+/* copy_for_cluster.c: VACUUM FULL and CLUSTER */
+extern void labelheap_relation_copy_for_cluster(Relation OldHeap,
+												Relation NewHeap,
+												Relation OldIndex,
+												bool use_sort,
+												TransactionId OldestXmin,
+												TransactionId *xid_cutoff,
+												MultiXactId *multi_cutoff,
+												double *num_tuples,
+												double *tups_vacuumed,
+												double *tups_recently_dead);
+
 /*
  * rewriteheap.c: rewriteheap.c's interface, writing the caller's tuples
  * without heap's toaster

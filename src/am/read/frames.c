@@ -41,7 +41,7 @@
  * SnapshotDirty, trigger fetches with SnapshotAny) are never filtered: they
  * serve integrity and hand the rows to no user code.  Index builds,
  * CLUSTER and VACUUM FULL read with SnapshotAny and are strict by
- * themselves (index_build.c, rewrite.c).
+ * themselves (index_build.c, copy_for_cluster.c).
  *
  *-------------------------------------------------------------------------
  */

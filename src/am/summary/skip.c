@@ -35,9 +35,12 @@
  * The advance below follows heap's forward step in heapgettup_pagemode(),
  * src/backend/access/heap/heapam.c, PostgreSQL 15.18; of the supported
  * majors it is compiled against 15 only (#if PG_VERSION_NUM < 170000: 17
- * and 18 read through a read stream, skip_stream.c).  Upstream text, checked by
- * scripts/check-drift.py: heapgettup_pagemode() sha256 prefix
- * 15: f0a0bdbfe87909cf, 18: none.
+ * and 18 read through a read stream, skip_stream.c).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  heapgettup_pagemode() 15: f0a0bdbfe87909cf, 18: none
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -143,6 +146,9 @@ labelheap_skip_bitmap_block(TableScanDesc sscan,
  * block: moves it to the next block that is not skipped and has tuples
  * visible to the snapshot.  false: the scan is over (heap's state says so
  * too).
+ *
+ * upstream heapgettup_pagemode(): its forward advance from block to block,
+ * from "if (!scan->rs_inited)" on; the rest is labelam's, marked.
  */
 bool
 labelheap_skip_advance(TableScanDesc sscan)

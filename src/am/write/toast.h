@@ -2,7 +2,7 @@
  *
  * src/am/write/toast.h
  *	  labelheap's own TOAST preparation (toast.c), for the writers that
- *	  cannot use heap's toaster (write.c, ddl/rewrite.c).
+ *	  cannot use heap's toaster (write.c, heap/copy_for_cluster.c).
  *
  *-------------------------------------------------------------------------
  */

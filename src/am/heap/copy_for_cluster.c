@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * src/am/ddl/rewrite.c
+ * src/am/heap/copy_for_cluster.c
  *	  VACUUM FULL and CLUSTER for labelheap: heap's algorithm, with every
  *	  copied tuple formed with its label and toasted by labelheap.
  *
@@ -24,10 +24,14 @@
  * every copied tuple, rewriteheap.c's labelheap_ functions) and comments
  * shortened; 18.6's differ in index_beginscan()'s arguments
  * (labelam_index_beginscan, pg_compat.h) and TupleDescCompactAttr() for
- * TupleDescAttr() (the same attisdropped).  Upstream text, checked by
- * scripts/check-drift.py: heapam_relation_copy_for_cluster() sha256 prefix
- * 15: 7ee99382a558d72f, 18: 32a088d5873e50cb; reform_and_rewrite_tuple()
- * sha256 prefix 15: 3bcc88d1ad34771f, 18: 546c48a365907c10.
+ * TupleDescAttr() (the same attisdropped).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam_handler.c
+ *	  heapam_relation_copy_for_cluster()
+ *		15: 7ee99382a558d72f, 18: 32a088d5873e50cb
+ *	  reform_and_rewrite_tuple() 15: 3bcc88d1ad34771f, 18: 546c48a365907c10
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -54,6 +58,8 @@
 #include "pg_compat.h"
 
 /*
+ * upstream reform_and_rewrite_tuple()
+ *
  * Copy one live or recently-dead tuple into the new heap, keeping its label
  * and dropping values of dropped columns.
  */
@@ -91,6 +97,7 @@ copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
 	heap_freetuple(copy);
 }
 
+/* upstream heapam_relation_copy_for_cluster() */
 void
 labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 									Relation OldIndex, bool use_sort,
