@@ -1,5 +1,5 @@
 #!/bin/bash
-# pgbench.sh -- only the pgbench part of "make bench" (bench/run.sh):
+# bench/pgbench.sh -- only the pgbench part of "make bench" (bench/run.sh):
 # select-only and TPC-B, heap vs labelheap (all rows readable / about half)
 # vs RLS, alternating, medians.  Same env as run.sh; results to
 # $BENCH_OUT (default: a fresh /tmp directory, the README is left alone).

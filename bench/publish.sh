@@ -1,5 +1,5 @@
 #!/bin/bash
-# publish.sh RESULTS.md README.md -- put the results table into the README's
+# bench/publish.sh RESULTS.md README.md -- put the results table into the README's
 # Performance section, between the bench:begin and bench:end markers
 # (run.sh does this after a run; by hand after a run with BENCH_README=0).
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh -- "make bench": labelheap against heap and against row-level
+# bench/run.sh -- "make bench": labelheap against heap and against row-level
 # security doing the same job, on one throwaway cluster, in one run.
 #
 # Parts (bench/parts/NAME.sh, in this order; BENCH_PARTS selects):

@@ -1,5 +1,4 @@
-
-/* labelam extension script: policy providers, decision cache, client labels */
+/* sql/30_avc.sql: labelam extension script: policy providers, decision cache, client labels */
 
 -- Security label of sessions of a role (when the connection has no SELinux
 -- peer context).  Read at connection time, so changes apply to new sessions.

@@ -1,4 +1,4 @@
-/* labelam extension script: the label sets of labelheap relations (src/am/label_set/label_set.c) */
+/* sql/50_label_set.sql: labelam extension script: the label sets of labelheap relations (src/am/label_set/label_set.c) */
 
 -- Every label of any tuple of a labelheap relation has a row here (more
 -- rows are harmless: the set is a superset).  TRUNCATE, DROP TABLE and

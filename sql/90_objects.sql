@@ -1,4 +1,4 @@
--- Database objects (src/objects): contrib/sepgsql's SQL functions under its
+-- sql/90_objects.sql: Database objects (src/objects): contrib/sepgsql's SQL functions under its
 -- names, and the labels of labelam's own configuration tables.
 
 CREATE FUNCTION pg_catalog.sepgsql_getcon() RETURNS text

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pg_compat.h
+ * src/pg_compat.h
  *	  The one place where labelam absorbs differences between the PostgreSQL
  *	  majors it builds against (15, 17 and 18).
  *

@@ -1,4 +1,4 @@
-# parts/skip.sh (sourced by run.sh) -- label summaries: count(*) by a
+# bench/parts/skip.sh (sourced by run.sh) -- label summaries: count(*) by a
 # session that may select 1% of BENCH_SKIP_ROWS rows of 100 labels.
 #   clustered          labelheap + label summary, rows arriving in one run a
 #                      label (BENCH_SKIP_ROWS / 100 rows each), skipping on

@@ -1,3 +1,4 @@
+-- scripts/demo.d/30_two_levels.sql
 -- One table, rows at two levels.  alice works at s0, bob at s1.
 SELECT current_user AS demo_admin \gset
 CREATE TABLE mission (id int PRIMARY KEY, item text) USING labelheap;

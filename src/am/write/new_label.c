@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * new_label.c
+ * src/am/write/new_label.c
  *	  Which label a new tuple version gets: the one place that decides it.
  *
  * In order of precedence, a row that INSERT or COPY writes gets:
