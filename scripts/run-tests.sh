@@ -16,9 +16,9 @@ set -uo pipefail
 # 18 built with --enable-cassert, so that CI runs one major assert-enabled),
 # each a run of this script of its own (a major's failure does not stop the
 # next), then one summary line.  17's core and sepgsql suites need a
-# PostgreSQL 17 source tree that this machine cannot fetch (README, "Other
-# PostgreSQL majors"): without PG_SOURCE_17 only labelam's own suites run
-# there, and the summary says so.
+# PostgreSQL 17 source tree that this machine cannot fetch (test/README.md,
+# "Other PostgreSQL majors"): without PG_SOURCE_17 only labelam's own
+# suites run there, and the summary says so.
 if [ "${PG:-}" = all ]; then
 	total_p=0 total_f=0 summary=() not_run=
 	for major in ${PG_ALL:-15 17 18-assert}; do
@@ -96,7 +96,7 @@ run_regress_like() {	# name driver tests...
 
 # checks of the tree, no server needed: scripts/check-NAME.py LABELAM-DIR
 # exits 0 when the tree passes (each says what it checks)
-STATIC_CHECKS="cycles drift paths"
+STATIC_CHECKS="cycles drift paths links"
 if [[ " $PARTS " == *" static "* ]]; then
 	p=0 f=0
 	for check in $STATIC_CHECKS; do

@@ -35,7 +35,7 @@ avc_client_authentication(Port *port, int status)
  * "Statement" is what the client sent: the queries and utility commands it
  * runs inside (functions, triggers, a planner's constant folding, the
  * executor after the planner decided) share its start time and decide with
- * the policy it started with, as the README promises ("not within a
+ * the policy it started with, as doc/configuration.md promises ("not within a
  * running one").  That is also one look at the policy file per statement,
  * not one per executor start.  A transaction's end still asks for a look
  * (avc_xact), so that a procedure that commits in a loop sees new policies.

@@ -9,7 +9,7 @@
  * policy's type_transition from the client on the database's label.
  * Reading and writing large objects are not decided per object yet: the
  * functions that do it are built into the server and are called without
- * any hook labelam could use (README, "Objects").
+ * any hook labelam could use (doc/objects.md).
  *
  * -------------------------------------------------------------------------
  */

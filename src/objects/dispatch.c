@@ -11,7 +11,7 @@
  *
  * contrib/sepgsql cannot be loaded beside labelam: both would own the
  * "selinux" label provider and decide the same objects twice; labelam
- * does what sepgsql does (README, "Objects"), so start-up is refused.
+ * does what sepgsql does (doc/objects.md), so start-up is refused.
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (objects_object_access, objects_exec_check_perms and the utility

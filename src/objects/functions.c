@@ -26,7 +26,7 @@
  *    the database, and a sequence function is refused; nextval is let
  *    through (COPY FROM draws column defaults from sequences, and under
  *    the MLS policy next_value is a read): such draws are not decided
- *    (README, "Objects").
+ *    (doc/objects.md).
  *
  * A large object opened for reading or writing is decided when it is
  * opened (lo_open's mode: db_blob read, or read and write), which covers

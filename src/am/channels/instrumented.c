@@ -36,7 +36,8 @@
  * without ANALYZE starts the executor only to describe the plan
  * (EXEC_FLAG_EXPLAIN_ONLY) and reads nothing; its estimates keep to what
  * the session may see (planner.c, analyze.c).  What remains (timing,
- * pg_stat_statements' buffer columns) is in README, "Covert channels".
+ * pg_stat_statements' buffer columns) is in doc/security-model.md,
+ * "Covert channels that remain".
  *
  *-------------------------------------------------------------------------
  */
