@@ -131,8 +131,9 @@ if [[ " $PARTS " == *" tap "* ]]; then
 	if [ -n "$tests" ]; then
 		mkdir -p "$WORK/tap"; [ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$WORK/tap"
 		# TESTDIR: PostgreSQL::Test::Utils of 15 makes TESTDIR/tmp_check and
-		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead
-		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
+		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead.
+		# LABELAM_TOP: tests that read the tree (002: README.md)
+		(cd "$WORK/test" && LABELAM_EXTRA_ENV="LABELAM_TOP=$LABELAM_TOP TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
 			as_user prove $tests) >"$WORK/tap/run.out" 2>&1
 		p=$(grep -cE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out")
 		f=$(grep -cE '^t/.*\.pl \.+ (Dubious|Failed|not ok)' "$WORK/tap/run.out")

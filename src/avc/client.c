@@ -71,6 +71,7 @@
 #include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "commands/dbcommands.h"
 #include "commands/extension.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
@@ -106,8 +107,11 @@ static bool setting_session_label = false;
 void
 avc_client_auth(Port *port)
 {
-	char	   *peer = avc_provider->peer_label(port);
+	char	   *peer;
 
+	if (avc_provider->peer_label == NULL)
+		return;
+	peer = avc_provider->peer_label(port);
 	if (peer != NULL)
 	{
 		client_peer_label = MemoryContextStrdup(TopMemoryContext, peer);
@@ -272,6 +276,15 @@ avc_client_resolve(void)
 
 	if (label == NULL)
 	{
+		/* labelam.role_label exists only where the extension was created */
+		if (client && !OidIsValid(get_extension_oid("labelam", true)))
+			ereport(FATAL,
+					(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+					 errmsg("no security label for role \"%s\"",
+							GetUserNameFromId(GetSessionUserId(), false)),
+					 errdetail("The connection has no SELinux peer context, labelam is not installed in database \"%s\" (so labelam.role_label gives no label there), and labelam.default_client_label is empty.",
+							   get_database_name(MyDatabaseId)),
+					 errhint("Set labelam.default_client_label in postgresql.conf.")));
 		if (client)
 			ereport(FATAL,
 					(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),

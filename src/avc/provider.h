@@ -104,7 +104,10 @@ typedef struct AvcProvider
 	/* Does the provider enforce (the kernel's enforcing mode)? */
 	bool		(*enforcing) (void);
 
-	/* Label of the peer of a client connection, or NULL (palloc'd). */
+	/*
+	 * Label of the peer of a client connection, or NULL (palloc'd).  NULL
+	 * itself for a provider that knows no client's label.
+	 */
 	char	   *(*peer_label) (Port *port);
 
 	/* Canonical form of a label (palloc'd); ERROR 22023 if invalid. */

@@ -90,13 +90,6 @@ sp_begin(void)
 	sp_sidcache_reset();
 }
 
-static char *
-sp_peer_label(Port *port)
-{
-	/* The kernel's labels are not ours to interpret here. */
-	return NULL;
-}
-
 /* SID of a context, or false with the reason in sp_msg. */
 static bool
 sp_sid(const char *con, sepol_security_id_t *sid)
@@ -414,7 +407,7 @@ const AvcProvider avc_sepol_provider = {
 	.policy_seqno = sp_policy_seqno,
 	.policy_rejected = sp_policy_rejected,
 	.enforcing = sp_enforcing,
-	.peer_label = sp_peer_label,
+	.peer_label = NULL,			/* the kernel's labels are not ours to read */
 	.canonicalize = sp_canonicalize,
 	.valid = sp_valid,
 	.unlabeled = sp_unlabeled,

@@ -113,7 +113,10 @@ avc_init(void)
 
 	/*
 	 * PGC_SIGHUP, not PGC_SUSET: a session must not choose its own label,
-	 * which it could with PGOPTIONS or ALTER ROLE/DATABASE ... SET.
+	 * which it could with PGOPTIONS or ALTER ROLE/DATABASE ... SET.  No boot
+	 * value (NULL) rather than '': left unset, the server may refuse to
+	 * start (below); set to '', it says that sessions get labels from their
+	 * connection or labelam.role_label only.  Both mean no default label.
 	 */
 	DefineCustomStringVariable("labelam.default_client_label",
 							   "Security label of sessions that get none otherwise.",
@@ -121,7 +124,7 @@ avc_init(void)
 							   "labelam.role_label has no row for the login role. "
 							   "Set in postgresql.conf only.",
 							   &avc_default_client_label,
-							   "",
+							   NULL,
 							   PGC_SIGHUP, 0,
 							   NULL, avc_statistics_subject_changed, NULL);
 
@@ -232,6 +235,25 @@ avc_init(void)
 
 	avc_provider = providers[avc_provider_choice];
 	avc_provider->startup();
+
+	/*
+	 * Every session needs a label (client.c): from its connection, when the
+	 * provider knows peers' labels; from labelam.role_label, which exists
+	 * only in databases where the extension was created, by a session that
+	 * had a label; or from labelam.default_client_label.  With none of these
+	 * configured, no first session could ever get one, and every connection
+	 * would be refused with nothing to fix it from inside: say so now, in
+	 * the server's log, and start no server.  (labelam.default_client_label
+	 * = '' is a choice: labels from labelam.role_label only.)
+	 */
+	if (!IsUnderPostmaster && avc_default_client_label == NULL &&
+		avc_provider->peer_label == NULL)
+		ereport(FATAL,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("labelam: no session could get a security label"),
+				 errdetail("labelam.provider is \"%s\", which knows no client's label, and labelam.default_client_label is not set; labelam.role_label labels sessions only in databases where the extension was created, which takes a session with a label.",
+						   avc_provider->name),
+				 errhint("Set labelam.default_client_label in postgresql.conf to the label of sessions that get none otherwise, or to '' to label sessions from labelam.role_label only.")));
 
 	if (!IsUnderPostmaster && !avc_enforcing)
 		ereport(LOG,
