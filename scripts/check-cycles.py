@@ -265,4 +265,5 @@ def main():
     sys.exit(1 if bad else 0)
 
 
-main()
+if __name__ == '__main__':
+    main()

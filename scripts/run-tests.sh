@@ -96,7 +96,7 @@ run_regress_like() {	# name driver tests...
 
 # checks of the tree, no server needed: scripts/check-NAME.py LABELAM-DIR
 # exits 0 when the tree passes (each says what it checks)
-STATIC_CHECKS="cycles drift paths links"
+STATIC_CHECKS="cycles drift paths links lists"
 if [[ " $PARTS " == *" static "* ]]; then
 	p=0 f=0
 	for check in $STATIC_CHECKS; do

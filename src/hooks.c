@@ -45,7 +45,8 @@
  *	ExecutorCheckPerms
  *		am/channels/raw_access.c no direct reads of labelheap TOAST relations
  *		am/read/filter.c	RI_Initial_Check goes row by row
- *		objects/dml.c		db_table, db_column, db_sequence, db_view
+ *		objects/dispatch.c	db_table, db_column, db_sequence, db_view
+ *							(objects/dml.c decides)
  *	object_access_hook
  *		am/channels/raw_access.c logical decoding functions need every label
  *		am/channels/counters.c statistics counters reached without their
@@ -75,37 +76,49 @@
  *		label_store/shmem.c	the label dictionary's shared memory
  *		avc/denials.c		the summary of denials
  *		avc/sepol_shared.c	the sepol provider's decisions, for every backend
- *	transaction end (one callback, in this order)
+ *	RegisterXactCallback: transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
  *		am/label_set/label_set.c label-set rows noted by the transaction known
  *		am/write/new_label.c carried labels forgotten
- *	subtransaction end
+ *	RegisterSubXactCallback: subtransaction end
  *		label_store/dict.c, am/label_set/label_set.c
- *	relcache / syscache invalidation
+ *		avc/table_label.c	tables' labels looked up again after an abort
+ *	CacheRegisterRelcacheCallback: relcache invalidation
  *		am/label_set/label_set.c a relation's cached label set
- *		objects/object_label.c cached object labels (relcache, PROCOID,
- *							NAMESPACEOID, DATABASEOID)
- *		am/write/label_column.c the label column's type (TYPEOID)
- *		label_sql/parse.c	labelam's functions (PROCOID)
- *		label_store/catalog.c registers its own, on first use of the
- *							dictionary catalog
+ *		objects/object_label.c cached object labels
+ *		avc/table_label.c	tables' labels looked up again
+ *	CacheRegisterSyscacheCallback: TYPEOID
+ *		am/write/label_column.c the label column's type
+ *	CacheRegisterSyscacheCallback: PROCOID
+ *		label_sql/parse.c	labelam's functions
+ *		objects/object_label.c cached object labels
+ *	CacheRegisterSyscacheCallback: NAMESPACEOID, DATABASEOID
+ *		objects/object_label.c, avc/table_label.c: their names feed
+ *							default labels
+ *	(label_store/catalog.c registers a relcache callback of its own, on
+ *	first use of the dictionary catalog)
  *
  * Settings are defined by the subsystems' init functions, which _PG_init
- * (src/labelam.c) calls before installing the hooks:
+ * (src/labelam.c) calls before installing the hooks; every setting is in
+ * doc/configuration.md's table too (scripts/check-lists.py checks both):
  *
- *	am/handler.c		labelam.debug_own_write
- *	am/ddl/refuse.c			labelam.allow_unlabel
- *	am/write/new_label.c		labelam.insert_label, labelam.update_label,
+ *	am/handler.c		labelam.debug_own_write, labelam.skip_ranges,
+ *						labelam.page_decisions, labelam.pass_ranges
+ *	am/ddl/refuse.c		labelam.allow_unlabel
+ *	am/write/new_label.c labelam.insert_label, labelam.update_label,
  *						labelam.restore_labels
  *	label_sql/dump.c	labelam.dump_labels
  *	label_store/dict.c	labelam.max_labels
- *	avc/settings.c		labelam.provider, labelam.policy_file, labelam.audit,
+ *	avc/settings.c		labelam.provider, labelam.policy_file,
+ *						labelam.policy_booleans, labelam.audit,
  *						labelam.enforcing, labelam.max_denials,
+ *						labelam.shared_decisions,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,
  *						labelam.connect_label, labelam.debug_opaque_labels
  *	avc/table_label.c	labelam.default_table_label
+ *	objects/dispatch.c	labelam.object_checks, sepgsql.debug_audit
  *
  *-------------------------------------------------------------------------
  */
