@@ -43,8 +43,11 @@
 #   against its upstream code, and the differing hunks that no labelam
 #   marker is near.  labelam's markers inside a copy: a comment whose text
 #   starts with "labelam" -- "/* labelam: why */" before the lines it
-#   changes, "/* labelam */" at the end of a changed line -- and the names
-#   of pg_compat.h (labelam_...), which mark themselves.
+#   changes, "/* labelam */" at the end of a changed line; the copy's own
+#   "upstream NAME()" comment marks its renamed declaration --, the names
+#   labelam gives (labelam_..., labelheap_..., Labelheap...), which mark
+#   themselves, #if blocks, the majors' differences, which the conditional
+#   marks, and "(char *) &" casts that 15's signatures need (not counted).
 #
 # usage: check-drift.py --files LABELAM-DIR   the upstream files it reads
 #        check-drift.py --list LABELAM-DIR    the copies it reads
@@ -143,14 +146,21 @@ def copy_text(path, func):
         j += 1
     if j == len(lines) or '}' not in lines[j:]:
         return None
-    return '\n'.join(lines[i:lines.index('}', j) + 1])
+    start = i               # the whole comment the mark is in
+    while start > 0 and '/*' not in lines[start] and \
+            not lines[start].lstrip().startswith('//'):
+        start -= 1
+    return '\n'.join(lines[start:lines.index('}', j) + 1])
 
 
 def code_lines(text):
     """text's code, a line each, layout and comments left out but labelam's"""
     text = re.sub(r'/\*.*?\*/', lambda m: ' labelam ' if
-                  m.group(0)[2:].strip().startswith('labelam') else ' ',
-                  text, flags=re.S)
+                  re.sub(r'^[\s*]+', '', m.group(0)[2:]).startswith(
+                      ('labelam', 'upstream')) else ' ', text, flags=re.S)
+    # (char *) before a pointer argument: what 15's void-less signatures
+    # (XLogRegisterData ...) need, a no-op on later majors
+    text = text.replace('(char *) &', '&')
     return [re.sub(r'\s+', ' ', line).strip() for line in text.split('\n')
             if line.strip()]
 
@@ -167,10 +177,21 @@ def list_hunks(src, top, major):
             print(f'{ours}: {func}(): not compared (a part of a function)')
             continue
         a, b = code_lines(up), code_lines(mine)
+        # lines inside #if blocks: the majors' differences, which the
+        # conditional itself marks (the header says what they are)
+        depth, inside = 0, []
+        for line in b:
+            if re.match(r'#\s*if', line):
+                depth += 1
+            inside.append(depth > 0 or line.startswith('#'))
+            if re.match(r'#\s*endif', line):
+                depth -= 1
         n = 0
         for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
                 None, a, b, autojunk=False).get_opcodes():
-            if tag == 'equal' or 'labelam' in ' '.join(b[max(0, j1 - 2):j2 + 1]):
+            if tag == 'equal' or \
+                    re.search(r'(?i)labelam|labelheap', ' '.join(b[max(0, j1 - 4):j2 + 1])) or \
+                    (j2 > j1 and all(inside[j1:j2])):
                 continue
             n += 1
             print(f'{ours}: {func}(): upstream {a[i1:i2]} -> copy {b[j1:j2]}')

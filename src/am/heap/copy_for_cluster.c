@@ -17,9 +17,9 @@
  * sort's index expressions and into rebuilt indexes, which user code and
  * messages can show.
  *
- * labelheap_relation_copy_for_cluster() and copy_tuple() are
- * heapam_relation_copy_for_cluster() and reform_and_rewrite_tuple() of
- * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c, with the
+ * labelheap_relation_copy_for_cluster() and reform_and_rewrite_tuple() are
+ * heapam_relation_copy_for_cluster() and the static function of that name
+ * of PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c, with the
  * labelheap changes above (the copy's forming and toasting, the check of
  * every copied tuple, rewriteheap.c's labelheap_ functions) and comments
  * shortened; 18.6's differ in index_beginscan()'s arguments
@@ -64,8 +64,9 @@
  * and dropping values of dropped columns.
  */
 static void
-copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
-		   Datum *values, bool *isnull, LabelheapRewriteState rwstate)
+reform_and_rewrite_tuple(HeapTuple tuple,
+						 Relation OldHeap, Relation NewHeap,
+						 Datum *values, bool *isnull, LabelheapRewriteState rwstate)
 {
 	TupleDesc	newdesc = RelationGetDescr(NewHeap);
 	Oid			secid = labelheap_header_secid(tuple->t_data, tuple->t_len);
@@ -76,6 +77,7 @@ copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
 	heap_deform_tuple(tuple, RelationGetDescr(OldHeap), values, isnull);
 	for (i = 0; i < newdesc->natts; i++)
 	{
+		/* labelam: TupleDescAttr, which 15 has too (the same attisdropped) */
 		if (TupleDescAttr(newdesc, i)->attisdropped)
 			isnull[i] = true;
 	}
@@ -115,10 +117,11 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 	bool		is_system_catalog = IsSystemRelation(OldHeap);
 	Tuplesortstate *tuplesort = NULL;
 	TupleTableSlot *slot;
-	BufferHeapTupleTableSlot *hslot;
+	/* labelam: the variables set where they are declared */
 	int			natts = RelationGetDescr(NewHeap)->natts;
 	Datum	   *values = palloc(natts * sizeof(Datum));
 	bool	   *isnull = palloc(natts * sizeof(bool));
+	BufferHeapTupleTableSlot *hslot;
 	BlockNumber prev_cblock = InvalidBlockNumber;
 
 	rwstate = labelheap_begin_heap_rewrite(OldHeap, NewHeap, OldestXmin,
@@ -151,6 +154,7 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 									 PROGRESS_CLUSTER_PHASE_SEQ_SCAN_HEAP);
 		tableScan = table_beginscan(OldHeap, SnapshotAny, 0, (ScanKey) NULL);
 		heapScan = (HeapScanDesc) tableScan;
+		/* labelam: indexScan is NULL from its declaration */
 		pgstat_progress_update_param(PROGRESS_CLUSTER_TOTAL_HEAP_BLKS,
 									 heapScan->rs_nblocks);
 	}
@@ -263,7 +267,8 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 			};
 			int64		ct_val[2];
 
-			copy_tuple(tuple, OldHeap, NewHeap, values, isnull, rwstate);
+			reform_and_rewrite_tuple(tuple, OldHeap, NewHeap,
+									 values, isnull, rwstate);
 			ct_val[0] = *num_tuples;
 			ct_val[1] = *num_tuples;
 			pgstat_progress_update_multi_param(2, ct_index, ct_val);
@@ -274,7 +279,7 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 		index_endscan(indexScan);
 	if (tableScan != NULL)
 		table_endscan(tableScan);
-	ExecDropSingleTupleTableSlot(slot);
+	ExecDropSingleTupleTableSlot(slot);	/* labelam: never NULL here */
 
 	if (tuplesort != NULL)
 	{
@@ -294,7 +299,10 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 			if (tuple == NULL)
 				break;
 			n_tuples += 1;
-			copy_tuple(tuple, OldHeap, NewHeap, values, isnull, rwstate);
+			reform_and_rewrite_tuple(tuple,
+									 OldHeap, NewHeap,
+									 values, isnull,
+									 rwstate);
 			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN,
 										 n_tuples);
 		}

@@ -84,6 +84,7 @@ prepare_insert(Relation relation, HeapTuple tup, TransactionId xid,
 	HeapTupleHeaderSetCmin(tup->t_data, cid);
 	HeapTupleHeaderSetXmax(tup->t_data, 0); /* for cleanliness */
 	tup->t_tableOid = RelationGetRelid(relation);
+	/* labelam: no toaster: the caller's tuple is final, nothing returned */
 }
 
 /*
@@ -186,7 +187,7 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 	Assert(HeapTupleHeaderGetNatts(tup->t_data) <=
 		   RelationGetNumberOfAttributes(relation));
 
-	/* AssertHasSnapshotForToast (18) */
+	/* labelam: AssertHasSnapshotForToast() of 18, which 15 lacks */
 	Assert(!IsNormalProcessingMode() ||
 		   !OidIsValid(relation->rd_rel->reltoastrelid) ||
 		   HaveRegisteredOrActiveSnapshot());
@@ -334,6 +335,7 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 		 * write the whole page to the xlog, we don't need to store
 		 * xl_heap_header in the xlog.
 		 */
+		/* labelam: 0, HEAP_INSERT_BLKREF_HEAP of 17.12 and 18.6 (not in 15) */
 		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD | bufflags);
 		XLogRegisterBufData(0, (char *) &xlhdr, SizeOfHeapHeader);
 		/* PG73FORMAT: write bitmap [+ padding] [+ oid] + data */
@@ -385,4 +387,5 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 
 	/* Note: speculative insertions are counted too, even if aborted later */
 	pgstat_count_heap_insert(relation, 1);
+	/* labelam: heaptup is tup (no toaster): nothing to copy back or free */
 }

@@ -725,6 +725,7 @@ raw_heap_insert(LabelheapRewriteState state, HeapTuple tup)
 
 		onpage_tup->t_ctid = tup->t_self;
 	}
+	/* labelam: heaptup is tup (no toaster): nothing to free */
 }
 
 /* ------------------------------------------------------------------------

@@ -1512,6 +1512,7 @@ labelheap_update_final(Relation relation, ItemPointer otid, HeapTuple newtup,
 				vmbuffer_new = InvalidBuffer;
 	bool		unlock_vmbuffer = false;
 	bool		unlock_vmbuffer_new = false;
+	/* labelam: no need_toast: the caller toasted newtup (see below) */
 	Size		newtupsize,
 				pagefree;
 	bool		have_tuple_lock = false;
@@ -1541,7 +1542,7 @@ labelheap_update_final(Relation relation, ItemPointer otid, HeapTuple newtup,
 	Assert(HeapTupleHeaderGetNatts(newtup->t_data) <=
 		   RelationGetNumberOfAttributes(relation));
 
-	/* AssertHasSnapshotForToast (18) */
+	/* labelam: AssertHasSnapshotForToast() of 18, which 15 lacks */
 	Assert(!IsNormalProcessingMode() ||
 		   !OidIsValid(relation->rd_rel->reltoastrelid) ||
 		   HaveRegisteredOrActiveSnapshot());
@@ -1656,6 +1657,7 @@ labelheap_update_final(Relation relation, ItemPointer otid, HeapTuple newtup,
 		bms_free(sum_attrs);
 #endif
 
+		/* labelam: sum_attrs is freed above (16+) */
 		bms_free(hot_attrs);
 		bms_free(key_attrs);
 		bms_free(id_attrs);
@@ -1959,6 +1961,7 @@ l2:
 		bms_free(sum_attrs);
 #endif
 
+		/* labelam: sum_attrs is freed above (16+) */
 		bms_free(hot_attrs);
 		bms_free(key_attrs);
 		bms_free(id_attrs);
@@ -2060,7 +2063,9 @@ l2:
 	 * buffer while we are off doing table-file-extension work.  We must mark
 	 * the old tuple to show that it's locked, else other processes may try
 	 * to update it themselves.
-	 *
+	 */
+
+	/*
 	 * labelam: no toaster here (heap_update's need_toast is false): the
 	 * caller toasted newtup itself, and deletes the old version's values
 	 * the new one does not reuse once this returned TM_Ok.
