@@ -14,8 +14,8 @@
 #include "storage/itemptr.h"
 #include "utils/relcache.h"
 
-extern HeapTuple labelheap_form_tuple(TupleDesc desc, Datum *values,
-									  bool *isnull, Oid secid);
+extern HeapTuple labelheap_form_tuple(TupleDesc tupleDescriptor,
+									  Datum *values, bool *isnull, Oid secid);
 extern HeapTuple labelheap_copy_with_label(HeapTuple src, TupleDesc desc,
 										   Oid secid);
 extern HeapTuple labelheap_label_in_place(HeapTuple tuple, TupleDesc desc,
