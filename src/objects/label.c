@@ -101,6 +101,12 @@ sepgsql_get_label(Oid classId, Oid objectId, int32 subId)
 void
 sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
 {
+	/* labelam: a policy that labels no objects (lbac) has no such labels */
+	if (!avc_object_classes())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("SECURITY LABEL FOR selinux does not apply under labelam.provider = lbac"),
+				 errdetail("The lbac provider's model labels rows only, not database objects.")));
 	if (seclabel)
 		(void) avc_canonicalize(seclabel);	/* ERROR 22023 if invalid */
 
