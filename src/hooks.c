@@ -86,7 +86,6 @@
  *		label_store/dict.c	labels interned by the transaction published
  *		am/label_set/label_set.c label-set rows noted by the transaction known
  *		am/write/new_label.c carried labels forgotten
- *		lbac/guard.c		no PREPARE of a change of the lbac model
  *	subtransaction end
  *		label_store/dict.c, am/label_set/label_set.c
  *	relcache / syscache invalidation
@@ -429,7 +428,6 @@ labelam_xact_callback(XactEvent event, void *arg)
 	label_store_xact(event);
 	labelheap_label_set_xact(event);
 	labelheap_labeling_xact(event);
-	lbac_xact(event);
 }
 
 static void

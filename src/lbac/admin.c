@@ -15,7 +15,8 @@
  * kin), never through the executor: no trigger, rule or policy on the
  * tables runs, and guard.c refuses every other way of writing them.  A
  * change sends a relcache invalidation of lbac.levels, which tells every
- * backend at commit (session.c), and this one at its next command.
+ * backend at commit (COMMIT PREPARED too: the invalidation waits with the
+ * prepared transaction), and this one at its next command (session.c).
  *
  * What a stored label uses cannot change: a component named by a label
  * of labelam.pg_security (which is never emptied) is not dropped, renamed
@@ -70,9 +71,6 @@ PG_FUNCTION_INFO_V1(lbac_drop_authorization);
 PG_FUNCTION_INFO_V1(lbac_grant_administration);
 PG_FUNCTION_INFO_V1(lbac_revoke_administration);
 
-/* a transaction changed the model (guard.c refuses to PREPARE it) */
-bool		lbac_model_changed_in_xact = false;
-
 /* columns of lbac.authorizations (sql/60_lbac.sql) */
 #define AUTH_NATTS		14
 
@@ -113,7 +111,6 @@ admin_done(LbacModel *m)
 {
 	CacheInvalidateRelcacheByRelid(m->relids[LBAC_T_LEVELS]);
 	CommandCounterIncrement();
-	lbac_model_changed_in_xact = true;
 }
 
 static char *

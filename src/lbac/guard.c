@@ -17,9 +17,7 @@
  *	 - ALTER EXTENSION labelam ADD or DROP, which could swap a table of the
  *	   model for one of the caller's;
  *	 - DROP ROLE of a role the model of this database authorizes or lets
- *	   administer (its OID could come back for another role);
- *	 - PREPARE TRANSACTION of a transaction that changed the model: its
- *	   commit would come from a session that does not tell the others.
+ *	   administer (its OID could come back for another role).
  * Only CREATE EXTENSION labelam itself writes them otherwise (its script
  * makes the role running it the first administrator).  What is left to a
  * superuser is the server itself (its settings, its files, its roles'
@@ -31,7 +29,6 @@
  */
 #include "postgres.h"
 
-#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -158,28 +155,5 @@ lbac_utility(PlannedStmt *pstmt)
 		if (OidIsValid(relid) && lbac_is_model_table(relid) &&
 			!creating_labelam())
 			refuse(relid, IsA(stmt, IndexStmt) ? "index" : "alter");
-	}
-}
-
-void
-lbac_xact(XactEvent event)
-{
-	switch (event)
-	{
-		case XACT_EVENT_PRE_PREPARE:
-			if (lbac_model_changed_in_xact)
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("cannot PREPARE a transaction that changed the lbac model")));
-			break;
-		case XACT_EVENT_COMMIT:
-		case XACT_EVENT_PARALLEL_COMMIT:
-		case XACT_EVENT_ABORT:
-		case XACT_EVENT_PARALLEL_ABORT:
-		case XACT_EVENT_PREPARE:
-			lbac_model_changed_in_xact = false;
-			break;
-		default:
-			break;
 	}
 }

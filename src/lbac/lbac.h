@@ -14,7 +14,6 @@
 #ifndef LABELAM_LBAC_H
 #define LABELAM_LBAC_H
 
-#include "access/xact.h"
 #include "catalog/objectaccess.h"
 #include "nodes/pg_list.h"
 #include "nodes/plannodes.h"
@@ -28,14 +27,12 @@ extern void lbac_relcache(Oid relid);
 /*
  * guard.c: nobody changes the model's tables but lbac's functions, not
  * superusers either: executor writes (INSERT, UPDATE, DELETE, MERGE, COPY
- * FROM), TRUNCATE, ALTER, ALTER EXTENSION labelam ADD/DROP, and PREPARE
- * of a transaction that changed the model.
+ * FROM), TRUNCATE, ALTER, CREATE INDEX, ALTER EXTENSION labelam ADD/DROP.
  */
 extern bool lbac_exec_check_perms(List *rangeTable, List *rtePermInfos,
 								  bool ereport_on_violation);
 extern void lbac_object_access(ObjectAccessType access, Oid classId,
 							   Oid objectId, int subId, void *arg);
 extern void lbac_utility(PlannedStmt *pstmt);
-extern void lbac_xact(XactEvent event);
 
 #endif							/* LABELAM_LBAC_H */

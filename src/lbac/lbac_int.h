@@ -223,7 +223,4 @@ extern void lbac_default_label(const LbacAuth *a, LbacLabel *out);
 extern bool lbac_dominates(const LbacModel *m, const LbacLabel *a,
 						   const LbacLabel *b);
 
-/* admin.c: a transaction changed the model (guard.c refuses PREPARE) */
-extern bool lbac_model_changed_in_xact;
-
 #endif							/* LABELAM_LBAC_INT_H */

@@ -8,8 +8,8 @@
 # components in use renamed, renumbered, moved or dropped, relabels up,
 # down and across without the privilege, COMPACCESS, denied and malformed
 # labels leaving dictionary entries, administration taken by others, and
-# what lbac turns off (object checks, PREPARE of a change, DROP ROLE of an
-# authorized role).
+# what lbac turns off (object checks, DROP ROLE of an authorized role), and
+# a prepared change of the model.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -413,9 +413,15 @@ like(lbac_err($node, undef, q{SECURITY LABEL FOR selinux ON TABLE docs IS 'S'}),
 	qr/ERROR:  0A000: SECURITY LABEL FOR selinux does not apply/, '33. SECURITY LABEL FOR selinux is refused');
 is($node->safe_psql('postgres', 'SHOW labelam.object_checks'), 'off', '33. object checks are off');
 
-# 34. a change of the model cannot be prepared (its commit would tell no one)
-like(lbac_err($node, undef, q{BEGIN; SELECT lbac.create_level('TS3', 60); PREPARE TRANSACTION 'm'}),
-	qr/ERROR:  0A000: cannot PREPARE a transaction that changed the lbac model/, '34. PREPARE of a model change is refused');
+# 34. a prepared change governs from COMMIT PREPARED, not before
+my $prep = $node->background_psql('postgres', extra_params => [ '-U', 'alice' ]);
+is($prep->query_safe('SELECT ids()'), '1,2,3,5,6,7,8,9,12,13,14,44,46', '34. before');
+$node->safe_psql('postgres', q{BEGIN; SELECT lbac.set_levels('alice', 'C', 'C'); PREPARE TRANSACTION 'lower_alice'});
+is($prep->query_safe('SELECT ids()'), '1,2,3,5,6,7,8,9,12,13,14,44,46', '34. prepared: nothing changed yet');
+$node->safe_psql('postgres', q{COMMIT PREPARED 'lower_alice'});
+is($prep->query_safe('SELECT ids()'), '1,2,13,14,44', '34. committed from another session: the next statement reads C rows only');
+$node->safe_psql('postgres', q{SELECT lbac.set_levels('alice', 'S', 'C')});
+$prep->quit;
 
 # 35. a role the model names cannot be dropped (its OID could come back)
 like(lbac_err($node, undef, 'DROP ROLE carol'), qr/ERROR:  2BP01: role "carol" cannot be dropped because the lbac model/,
