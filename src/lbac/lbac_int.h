@@ -194,6 +194,7 @@ extern LbacModel *lbac_model_read(void);
 
 /* session.c: the model a statement decides with */
 extern const LbacModel *lbac_model_in_force(void);
+extern uint64 lbac_model_generation(void);
 extern uint64 lbac_model_revalidate(void);
 extern const LbacModel *lbac_model_for_sql(void);
 extern void lbac_model_sync_workers(void);

@@ -149,6 +149,17 @@ row_label(const LbacModel *m, const char *tcon, MemoryContext caller)
 }
 
 /*
+ * The last subject decided for, parsed: nearly every decision of a
+ * backend is its session's, and parsing a subject costs more than a
+ * decision (a label of many compartments, the authorization's sets).
+ * Kept in its own context for as long as the model and the text stay.
+ */
+static MemoryContext subject_cxt = NULL;
+static char *subject_text = NULL;
+static uint64 subject_generation = 0;
+static LbacUser subject_parsed;
+
+/*
  * The subject as decisions see it.  A session label that names a
  * component dropped since decides as no label (the role's privileges
  * still count) until the session sets another.
@@ -156,11 +167,30 @@ row_label(const LbacModel *m, const char *tcon, MemoryContext caller)
 static void
 subject_user(const LbacModel *m, const char *scon, LbacUser *u)
 {
+	MemoryContext old;
 	LbacSubject s;
 
-	if (!lbac_parse_subject(m, scon, &s, false))
-		s.has_label = false;
-	lbac_user(m, &s, u);
+	if (subject_text == NULL || subject_generation != lbac_model_generation() ||
+		strcmp(subject_text, scon) != 0)
+	{
+		if (subject_cxt == NULL)
+			subject_cxt = AllocSetContextCreate(TopMemoryContext,
+												"labelam lbac subject",
+												ALLOCSET_SMALL_SIZES);
+		MemoryContextReset(subject_cxt);
+		subject_text = NULL;
+		old = MemoryContextSwitchTo(subject_cxt);
+		if (!lbac_parse_subject(m, scon, &s, false))
+			s.has_label = false;
+		lbac_user(m, &s, &subject_parsed);
+		subject_text = pstrdup(scon);
+		subject_generation = lbac_model_generation();
+		MemoryContextSwitchTo(old);
+	}
+	*u = subject_parsed;
+	/* a label alone is its own authorization, inside the struct */
+	if (subject_parsed.auth == &subject_parsed.own)
+		u->auth = &u->own;
 }
 
 static void

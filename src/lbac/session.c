@@ -72,6 +72,13 @@ take_model(LbacModel *m)
 	return m;
 }
 
+/* changes whenever another model is taken in (for caches of its results) */
+uint64
+lbac_model_generation(void)
+{
+	return model_generation;
+}
+
 const LbacModel *
 lbac_model_in_force(void)
 {
