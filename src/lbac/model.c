@@ -519,6 +519,8 @@ lbac_model_parse(const char *text)
 	pfree(copy);
 	if (first)
 		parse_failed(text);
+	/* only an installed model is written out (session.c) */
+	m->installed = true;
 	lbac_model_finish(m);
 	return m;
 }
