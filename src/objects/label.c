@@ -96,7 +96,8 @@ sepgsql_get_label(Oid classId, Oid objectId, int32 subId)
 /*
  * SECURITY LABEL FOR selinux: contrib/sepgsql's sepgsql_object_relabel,
  * plus large objects.  With labelam.object_checks off, labels are only
- * validated (as labelam 0.1 did for tables).
+ * validated (as labelam 0.1 did for tables); under a provider without
+ * object classes (lbac) they are refused.
  */
 void
 sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
