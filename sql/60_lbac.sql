@@ -199,17 +199,22 @@ CREATE FUNCTION lbac.set_access_profile(role name) RETURNS text
 	AS 'MODULE_PATHNAME', 'lbac_set_access_profile'
 	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
--- decisions for a role at a session label, through the decision cache
+-- decisions for a role at a session label, through the decision cache (the
+-- subject labelam.check_access takes: 'LABEL;role=OID')
 CREATE FUNCTION lbac.check_access(role name, session_label text,
 								  row_label text, perms text[])
 	RETURNS boolean LANGUAGE sql STRICT STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
 	AS $$SELECT labelam.check_access(
-		session_label || ';role=' || role::regrole::oid, row_label, perms)$$;
+		session_label || ';role=' || quote_ident(role)::regrole::oid,
+		row_label, perms)$$;
 CREATE FUNCTION lbac.check_relabel(role name, session_label text,
 								   from_label text, to_label text)
 	RETURNS boolean LANGUAGE sql STRICT STABLE PARALLEL RESTRICTED
+	SET search_path = pg_catalog, pg_temp
 	AS $$SELECT labelam.check_relabel(
-		session_label || ';role=' || role::regrole::oid, from_label, to_label)$$;
+		session_label || ';role=' || quote_ident(role)::regrole::oid,
+		from_label, to_label)$$;
 
 CREATE FUNCTION lbac.dump_model() RETURNS text
 	AS 'MODULE_PATHNAME', 'lbac_dump_model'
