@@ -459,8 +459,8 @@ objects_utility_end(void *saved)
 /*
  * labelam.object_checks: SELinux's object classes mean nothing to a
  * provider without them (lbac): say so rather than decide every object as
- * unlabeled.  At start-up a refused value in postgresql.conf stops the
- * server; at a reload it is logged and ignored.
+ * unlabeled.  ALTER SYSTEM and SET refuse it; in postgresql.conf it is
+ * logged (WARNING) and ignored, at start-up and at a reload.
  */
 static bool
 objects_checks_check(bool *newval, void **extra, GucSource source)
