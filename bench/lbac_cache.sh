@@ -28,7 +28,7 @@ psql_q "${SEPOL[@]}" -d postgres -c 'CREATE EXTENSION labelam'
 cluster_start lbac "${CONF[@]}" "labelam.provider = 'lbac'" "labelam.default_client_label = ''"
 LBAC=(-h "$PGHOST" -p "$PGPORT")
 # 256 compartments, a subject that reads them all
-psql_q "${LBAC[@]}" -d postgres <<'SQL'
+psql_q "${LBAC[@]}" -d postgres >/dev/null <<'SQL'
 CREATE EXTENSION labelam;
 SELECT lbac.create_level('U', 10);
 SELECT lbac.create_level('S', 30);
