@@ -392,22 +392,26 @@ avc_perm_name(uint32 perm)
  * (callers may hold local ids or cached texts), the next decision will see
  * the new policy.
  */
-char *
-avc_canonicalize(const char *label)
+static char *
+checked_canonical(const char *label, char *canon)
 {
 	const char *detail;
-	char	   *canon;
 
-	label_validate(label);
-	if (unlikely(avc_revalidate_pending))
-		(void) avc_provider->policy_seqno();
-	canon = avc_provider->canonicalize(label);
 	if (canon == NULL || !label_check(canon, &detail))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid security label \"%s\"", label),
 				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
 	return canon;
+}
+
+char *
+avc_canonicalize(const char *label)
+{
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	return checked_canonical(label, avc_provider->canonicalize(label));
 }
 
 /*
@@ -419,21 +423,13 @@ avc_canonicalize(const char *label)
 char *
 avc_canonicalize_subject(const char *label, const char *current)
 {
-	const char *detail;
-	char	   *canon;
-
 	if (avc_provider->canonicalize_subject == NULL)
 		return avc_canonicalize(label);
 	label_validate(label);
 	if (unlikely(avc_revalidate_pending))
 		(void) avc_provider->policy_seqno();
-	canon = avc_provider->canonicalize_subject(label, current);
-	if (canon == NULL || !label_check(canon, &detail))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid security label \"%s\"", label),
-				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
-	return canon;
+	return checked_canonical(label,
+							 avc_provider->canonicalize_subject(label, current));
 }
 
 /* Does the provider in force label database objects? (provider.h) */

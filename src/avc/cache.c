@@ -389,6 +389,45 @@ avc_lookup(AvcKey key, bool *found)
 }
 
 /*
+ * A decision in the cache for key, counted as a hit; false (a miss,
+ * counted) if there is none.
+ */
+static inline bool
+avc_cached(AvcKey key, AvcDecision *avd)
+{
+	AvcEntry   *e;
+
+	avc_ensure_cache();
+	e = avch_lookup(avc_cache, key);
+	if (e != NULL)
+	{
+		stat_hits++;
+		*avd = e->avd;
+		return true;
+	}
+	stat_misses++;
+	return false;
+}
+
+/*
+ * Remember a decision the provider computed (in permissive mode, marked
+ * so).  The provider may have looked labels up meanwhile: insert only now.
+ */
+static void
+avc_remember(AvcKey key, AvcDecision *d)
+{
+	AvcEntry   *e;
+	bool		found;
+
+	if (!avc_enforcing_in_force)
+		d->permissive = true;
+	e = avc_lookup(key, &found);
+	e->avd = *d;
+	e->created = NULL;
+	e->unlabeled = false;
+}
+
+/*
  * The decision for (subject, object, class), from the cache or the
  * provider.  Denies everything for subject 0 (no subject) and for secids
  * that name no label (maybe not committed yet); returns false for those,
@@ -399,8 +438,6 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 		   uint32 object, AvcDecision *avd)
 {
 	AvcKey		key;
-	AvcEntry   *e;
-	bool		found;
 	char	   *otext;
 	const char *stext;
 	AvcDecision d;
@@ -413,21 +450,14 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 		return false;
 	}
 
-	avc_ensure_cache();
 	key.subject = subject_lid;
 	key.object = object;
 	key.object2 = 0;
 	key.tclass = tclass;
 	key.kind = kind;
-	e = avch_lookup(avc_cache, key);
-	if (e != NULL)
-	{
-		stat_hits++;
-		*avd = e->avd;
+	if (avc_cached(key, avd))
 		return true;
-	}
 
-	stat_misses++;
 	stext = avc_local_text(subject_lid);
 	otext = avc_decision_text(kind, object);
 	if (otext == NULL)
@@ -438,14 +468,7 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	avc_provider->compute_av(stext, otext, tclass, &d);
 	if (kind == AVC_OBJ_SECID)
 		pfree(otext);
-	if (!avc_enforcing_in_force)
-		d.permissive = true;
-
-	/* the provider may have looked labels up: insert only now */
-	e = avc_lookup(key, &found);
-	e->avd = d;
-	e->created = NULL;
-	e->unlabeled = false;
+	avc_remember(key, &d);
 	*avd = d;
 	return true;
 }
@@ -583,8 +606,6 @@ avc_decide_relabel(uint32 subject_lid, AvcObjKind kind, uint32 from,
 				   uint32 to, AvcDecision *avd)
 {
 	AvcKey		key;
-	AvcEntry   *e;
-	bool		found;
 	char	   *ftext;
 	char	   *ttext;
 	AvcDecision d;
@@ -596,20 +617,14 @@ avc_decide_relabel(uint32 subject_lid, AvcObjKind kind, uint32 from,
 		*avd = avc_deny_all;
 		return false;
 	}
-	avc_ensure_cache();
 	key.subject = subject_lid;
 	key.object = from;
 	key.object2 = to;
 	key.tclass = AVC_CLASS_DB_TUPLE;
 	key.kind = AVC_KIND_RELABEL + kind;
-	e = avch_lookup(avc_cache, key);
-	if (e != NULL)
-	{
-		stat_hits++;
-		*avd = e->avd;
+	if (avc_cached(key, avd))
 		return true;
-	}
-	stat_misses++;
+
 	ftext = avc_decision_text(kind, from);
 	ttext = avc_decision_text(kind, to);
 	if (ftext == NULL || ttext == NULL)
@@ -620,12 +635,7 @@ avc_decide_relabel(uint32 subject_lid, AvcObjKind kind, uint32 from,
 	memset(&d, 0, sizeof(d));
 	avc_provider->compute_relabel(avc_local_text(subject_lid), ftext, ttext,
 								  &d);
-	if (!avc_enforcing_in_force)
-		d.permissive = true;
-	e = avc_lookup(key, &found);
-	e->avd = d;
-	e->created = NULL;
-	e->unlabeled = false;
+	avc_remember(key, &d);
 	*avd = d;
 	return true;
 }
