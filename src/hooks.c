@@ -18,8 +18,9 @@
  *							CREATE DATABASE's template for its label
  *		am/label_set/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/ddl/refuse.c		DDL after which rows would leave labelheap
- *		lbac/guard.c		CREATE INDEX on the lbac model's tables, ALTER
- *							EXTENSION labelam ADD/DROP
+ *		lbac/guard.c		ALTER TABLE and CREATE INDEX on the lbac
+ *							model's tables, ALTER EXTENSION labelam
+ *							ADD/DROP
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
