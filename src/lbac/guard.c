@@ -150,8 +150,22 @@ lbac_utility(PlannedStmt *pstmt)
 	{
 		RangeVar   *rv = IsA(stmt, IndexStmt) ?
 		((IndexStmt *) stmt)->relation : ((AlterTableStmt *) stmt)->relation;
-		Oid			relid = RangeVarGetRelid(rv, NoLock, true);
+		Oid			relid;
+		int			i;
 
+		/*
+		 * Names first: looking a name up runs the object access hook's
+		 * schema search (an object check, audited), which a statement on
+		 * any other table must not pay twice.
+		 */
+		if (rv->schemaname != NULL && strcmp(rv->schemaname, "lbac") != 0)
+			return;
+		for (i = 0; i < LBAC_NTABLES; i++)
+			if (strcmp(rv->relname, lbac_table_names[i]) == 0)
+				break;
+		if (i == LBAC_NTABLES)
+			return;
+		relid = RangeVarGetRelid(rv, NoLock, true);
 		if (OidIsValid(relid) && lbac_is_model_table(relid) &&
 			!creating_labelam())
 			refuse(relid, IsA(stmt, IndexStmt) ? "index" : "alter");
