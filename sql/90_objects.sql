@@ -16,12 +16,16 @@ CREATE FUNCTION pg_catalog.sepgsql_restorecon(text) RETURNS bool
 -- exist (pg_security, table_labels): a label that only the policy's
 -- administrators may change (sepgsql_secret_table_t: clients may only
 -- getattr), so that a superuser at an ordinary label cannot give itself
--- another label.  Policies without that type keep the defaults (WARNING).
+-- another label.  Policies without that type keep the defaults (WARNING);
+-- the lbac provider labels no objects (doc/lbac.md): nothing to do.
 DO $$
 DECLARE
 	admin_only CONSTANT text := 'system_u:object_r:sepgsql_secret_table_t:s0';
 	t text;
 BEGIN
+	IF current_setting('labelam.provider') = 'lbac' THEN
+		RETURN;
+	END IF;
 	PERFORM labelam.check_label(admin_only);
 	FOREACH t IN ARRAY ARRAY['labelam.role_label', 'labelam.pg_security',
 							 'labelam.table_labels']

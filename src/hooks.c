@@ -18,13 +18,17 @@
  *							CREATE DATABASE's template for its label
  *		am/label_set/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/ddl/refuse.c		DDL after which rows would leave labelheap
+ *		lbac/guard.c		ALTER TABLE and CREATE INDEX on the lbac
+ *							model's tables, ALTER EXTENSION labelam
+ *							ADD/DROP
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
  *		(PostgreSQL)
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
- *		avc/boundaries.c	statement start
+ *		avc/boundaries.c	statement start (lbac: the model taken in here,
+ *							before any parallel worker starts)
  *		objects/label.c		no parallel workers inside trusted procedures
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
@@ -46,6 +50,7 @@
  *		am/channels/raw_access.c no direct reads of labelheap TOAST relations
  *		am/read/filter.c	RI_Initial_Check goes row by row
  *		objects/dml.c		db_table, db_column, db_sequence, db_view
+ *		lbac/guard.c		no writes to the lbac model's tables
  *	object_access_hook
  *		am/channels/raw_access.c logical decoding functions need every label
  *		am/channels/counters.c statistics counters reached without their
@@ -54,6 +59,8 @@
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
  *							truncate, schema search, function execute
+ *		lbac/guard.c		no TRUNCATE or ALTER of the lbac model's
+ *							tables, no DROP ROLE of a role it names
  *	ClientAuthentication
  *		am/channels/raw_access.c no logical replication connections
  *		avc/boundaries.c	the client's SELinux peer label
@@ -90,6 +97,7 @@
  *		label_sql/parse.c	labelam's functions (PROCOID)
  *		label_store/catalog.c registers its own, on first use of the
  *							dictionary catalog
+ *		lbac/session.c		the lbac model changed (relcache)
  *
  * Settings are defined by the subsystems' init functions, which _PG_init
  * (src/labelam.c) calls before installing the hooks:
@@ -106,6 +114,8 @@
  *						labelam.statistics_label, labelam.session_label,
  *						labelam.connect_label, labelam.debug_opaque_labels
  *	avc/table_label.c	labelam.default_table_label
+ *	lbac/session.c		labelam.lbac_model (the lbac model handed to
+ *						parallel workers)
  *
  *-------------------------------------------------------------------------
  */
@@ -132,6 +142,7 @@
 #include "avc/avc.h"
 #include "objects/objects.h"
 #include "label_sql/label_sql.h"
+#include "lbac/lbac.h"
 #include "label_store/label_store.h"
 
 /* The one way a hook calls what was installed before it. */
@@ -186,6 +197,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		objects_saved = objects_utility_start(pstmt);
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
+		lbac_utility(pstmt);
 		if (!label_sql_restore_utility(pstmt, queryString, qc))
 			CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
 					  pstmt, queryString, readOnlyTree, context, params,
@@ -283,7 +295,9 @@ labelam_ExecutorCheckPerms(List *rangeTable, bool ereport_on_violation)
 	if (!labelheap_raw_check_perms(rangeTable, ereport_on_violation) ||
 		!labelheap_ri_check_perms(rangeTable, ereport_on_violation) ||
 		!objects_exec_check_perms(rangeTable, rtePermInfos,
-								  ereport_on_violation))
+								  ereport_on_violation) ||
+		!lbac_exec_check_perms(rangeTable, rtePermInfos,
+							   ereport_on_violation))
 		return false;
 #if PG_VERSION_NUM >= 160000
 	if (prev_ExecutorCheckPerms)
@@ -307,6 +321,7 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
 	objects_object_access(access, classId, objectId, subId, arg);
+	lbac_object_access(access, classId, objectId, subId, arg);
 }
 
 static void
@@ -432,6 +447,7 @@ labelam_relcache_callback(Datum arg, Oid relid)
 	labelheap_label_set_relcache(relid);
 	objects_label_forget();
 	avc_table_label_forget();
+	lbac_relcache(relid);
 }
 
 static void

@@ -39,12 +39,14 @@ static int	avc_provider_choice;
 static const struct config_enum_entry provider_options[] = {
 	{"selinux", 0, false},
 	{"sepol", 1, false},
+	{"lbac", 2, false},
 	{NULL, 0, false}
 };
 
 static const AvcProvider *const providers[] = {
 	&avc_selinux_provider,
 	&avc_sepol_provider,
+	&avc_lbac_provider,
 };
 
 static const struct config_enum_entry audit_options[] = {
@@ -160,9 +162,11 @@ avc_init(void)
 	 */
 	avc_provider_choice = is_selinux_enabled() > 0 ? 0 : 1;
 	DefineCustomEnumVariable("labelam.provider",
-							 "Where access decisions come from: the SELinux kernel or a policy file.",
+							 "Where access decisions come from: the SELinux kernel, a policy file, or a label model defined in SQL.",
 							 "\"selinux\" asks the running kernel (the default when it runs SELinux); "
-							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol.",
+							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol; "
+							 "\"lbac\" decides with the levels, compartments, groups and authorizations "
+							 "of each database's schema lbac (Oracle Label Security's rules).",
 							 &avc_provider_choice,
 							 avc_provider_choice,
 							 provider_options,
@@ -388,22 +392,51 @@ avc_perm_name(uint32 perm)
  * (callers may hold local ids or cached texts), the next decision will see
  * the new policy.
  */
-char *
-avc_canonicalize(const char *label)
+static char *
+checked_canonical(const char *label, char *canon)
 {
 	const char *detail;
-	char	   *canon;
 
-	label_validate(label);
-	if (unlikely(avc_revalidate_pending))
-		(void) avc_provider->policy_seqno();
-	canon = avc_provider->canonicalize(label);
 	if (canon == NULL || !label_check(canon, &detail))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid security label \"%s\"", label),
 				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
 	return canon;
+}
+
+char *
+avc_canonicalize(const char *label)
+{
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	return checked_canonical(label, avc_provider->canonicalize(label));
+}
+
+/*
+ * The canonical form of a label asked for as a subject (set_client_label,
+ * check_access): the provider's own form of subjects when it has one
+ * (provider.h), which current (the subject asking, or NULL) may complete;
+ * otherwise the label's.
+ */
+char *
+avc_canonicalize_subject(const char *label, const char *current)
+{
+	if (avc_provider->canonicalize_subject == NULL)
+		return avc_canonicalize(label);
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	return checked_canonical(label,
+							 avc_provider->canonicalize_subject(label, current));
+}
+
+/* Does the provider in force label database objects? (provider.h) */
+bool
+avc_object_classes(void)
+{
+	return avc_provider != NULL && avc_provider->object_classes;
 }
 
 /*

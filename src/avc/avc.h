@@ -61,6 +61,15 @@ extern void avc_xact(XactEvent event);
 extern const char *avc_client_label(void);
 
 /*
+ * labelam.set_client_label's checks and effect (client.c): the session
+ * changes its subject to label (canonicalized as a subject, so completed
+ * from the current one) if the policy lets it (process { setcurrent
+ * dyntransition }), where no rollback could undo a change it could not
+ * make back, and with no cursor open.
+ */
+extern void avc_set_client_label(const char *label);
+
+/*
  * Does the session's subject hold all of "perms" on rows labeled
  * object_secid?  Denied when the process has no subject, when the secid
  * names no label, or when the policy says so.  The decision is recorded
@@ -175,6 +184,45 @@ extern char *avc_create_label_text(const char *table_label);
  */
 extern char *avc_canonicalize(const char *label);
 extern char *avc_storable_label(const char *label);
+
+/*
+ * Canonical form of a label asked for as a subject (palloc'd): the
+ * provider's form of subjects, completed from current (the subject asking,
+ * or NULL), for providers whose subjects are more than a label (lbac: a
+ * label and a role); avc_canonicalize's for the others.  ERROR 22023 if
+ * invalid.
+ */
+extern char *avc_canonicalize_subject(const char *label, const char *current);
+
+/*
+ * Does the provider in force label database objects (SELinux's object
+ * classes)?  False for lbac, which labels rows only.
+ */
+extern bool avc_object_classes(void);
+
+/*
+ * For a change of a row's label from one secid to another, besides
+ * relabelfrom and relabelto on each: the provider's decision on the pair,
+ * for providers whose rule needs both labels (lbac's WRITEUP, WRITEDOWN and
+ * WRITEACROSS; nothing for SELinux).  A denial is an ERROR (42501) naming
+ * the relation; cached and audited like avc_require_tuple.
+ */
+extern void avc_require_relabel(Relation rel, Oid from_secid, Oid to_secid);
+
+/*
+ * The pair decision for a subject given as canonical text (check_relabel
+ * functions); not audited.
+ */
+extern bool avc_relabel_allowed_text(const char *subject, const char *from,
+									 const char *to);
+
+/*
+ * The db_tuple decision of a subject on an object, both given as canonical
+ * text, through the decision cache (labelam.check_access and its twins);
+ * not audited.
+ */
+extern bool avc_allowed_text(const char *subject, const char *object,
+							 uint32 perms);
 
 /*
  * Emit the aggregated audit lines of the statement now (the module does

@@ -34,9 +34,6 @@ extern bool avc_subject_pushed(void);
 /* is label text a label of the policy in force? (no ERROR) */
 extern bool avc_label_valid(const char *label);
 
-/* labelam.set_client_label's checks and effect (client.c) */
-extern void avc_set_client_label(const char *label);
-
 /* the policy's sepgsql_contexts file (table_label.c) */
 extern const char *avc_contexts_path(void);
 

@@ -51,6 +51,14 @@ avc_statement_start(void)
 {
 	if (GetCurrentStatementStartTimestamp() != avc_revalidated_statement)
 		avc_revalidate_pending = true;
+
+	/*
+	 * A provider that hands its policy to parallel workers with the
+	 * session's settings (lbac) takes a new one in before the statement
+	 * can start any (provider.h).
+	 */
+	if (avc_revalidate_pending && avc_provider->seqno_at_statement_start)
+		avc_revalidate();
 }
 
 /* Around ExecutorRun, ExecutorFinish and utility commands (routine: CALL, DO) */

@@ -50,12 +50,16 @@ typedef struct AvcKey
 {
 	uint32		subject;		/* local id */
 	uint32		object;			/* secid or local id, per kind */
+	uint32		object2;		/* AVC_KIND_RELABEL: the label changed to */
 	uint16		tclass;
-	uint16		kind;			/* AvcObjKind, or AVC_KIND_CREATE + kind */
+	uint16		kind;			/* AvcObjKind, or AVC_KIND_CREATE + kind, or
+								 * AVC_KIND_RELABEL + kind */
 } AvcKey;
 
 /* kinds of entry holding the label of a new object rather than a decision */
 #define AVC_KIND_CREATE		16
+/* kinds of entry holding the decision on a pair of labels (relabel) */
+#define AVC_KIND_RELABEL	32
 
 typedef struct AvcEntry
 {
@@ -72,7 +76,8 @@ avc_key_hash(AvcKey key)
 {
 	return hash_combine(murmurhash32(key.subject),
 						murmurhash32(key.object ^ ((uint32) key.tclass << 24) ^
-									 ((uint32) key.kind << 16)));
+									 ((uint32) key.kind << 16)) ^
+						key.object2);
 }
 
 #define SH_PREFIX		avch
@@ -81,6 +86,7 @@ avc_key_hash(AvcKey key)
 #define SH_KEY			key
 #define SH_HASH_KEY(tb, k)	avc_key_hash(k)
 #define SH_EQUAL(tb, a, b)	((a).subject == (b).subject && (a).object == (b).object && \
+							 (a).object2 == (b).object2 && \
 							 (a).tclass == (b).tclass && (a).kind == (b).kind)
 #define SH_SCOPE		static inline
 #define SH_DECLARE
@@ -383,6 +389,45 @@ avc_lookup(AvcKey key, bool *found)
 }
 
 /*
+ * A decision in the cache for key, counted as a hit; false (a miss,
+ * counted) if there is none.
+ */
+static inline bool
+avc_cached(AvcKey key, AvcDecision *avd)
+{
+	AvcEntry   *e;
+
+	avc_ensure_cache();
+	e = avch_lookup(avc_cache, key);
+	if (e != NULL)
+	{
+		stat_hits++;
+		*avd = e->avd;
+		return true;
+	}
+	stat_misses++;
+	return false;
+}
+
+/*
+ * Remember a decision the provider computed (in permissive mode, marked
+ * so).  The provider may have looked labels up meanwhile: insert only now.
+ */
+static void
+avc_remember(AvcKey key, AvcDecision *d)
+{
+	AvcEntry   *e;
+	bool		found;
+
+	if (!avc_enforcing_in_force)
+		d->permissive = true;
+	e = avc_lookup(key, &found);
+	e->avd = *d;
+	e->created = NULL;
+	e->unlabeled = false;
+}
+
+/*
  * The decision for (subject, object, class), from the cache or the
  * provider.  Denies everything for subject 0 (no subject) and for secids
  * that name no label (maybe not committed yet); returns false for those,
@@ -393,8 +438,6 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 		   uint32 object, AvcDecision *avd)
 {
 	AvcKey		key;
-	AvcEntry   *e;
-	bool		found;
 	char	   *otext;
 	const char *stext;
 	AvcDecision d;
@@ -407,20 +450,14 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 		return false;
 	}
 
-	avc_ensure_cache();
 	key.subject = subject_lid;
 	key.object = object;
+	key.object2 = 0;
 	key.tclass = tclass;
 	key.kind = kind;
-	e = avch_lookup(avc_cache, key);
-	if (e != NULL)
-	{
-		stat_hits++;
-		*avd = e->avd;
+	if (avc_cached(key, avd))
 		return true;
-	}
 
-	stat_misses++;
 	stext = avc_local_text(subject_lid);
 	otext = avc_decision_text(kind, object);
 	if (otext == NULL)
@@ -431,14 +468,7 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	avc_provider->compute_av(stext, otext, tclass, &d);
 	if (kind == AVC_OBJ_SECID)
 		pfree(otext);
-	if (!avc_enforcing_in_force)
-		d.permissive = true;
-
-	/* the provider may have looked labels up: insert only now */
-	e = avc_lookup(key, &found);
-	e->avd = d;
-	e->created = NULL;
-	e->unlabeled = false;
+	avc_remember(key, &d);
 	*avd = d;
 	return true;
 }
@@ -565,6 +595,118 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 	}
 }
 
+/*
+ * The provider's decision on changing a row's label from one object to
+ * another (provider.h's compute_relabel), cached by the pair.  Returns
+ * false (and a deny-all decision) for what is not to be remembered: no
+ * subject, or a secid that names no label.
+ */
+static bool
+avc_decide_relabel(uint32 subject_lid, AvcObjKind kind, uint32 from,
+				   uint32 to, AvcDecision *avd)
+{
+	AvcKey		key;
+	char	   *ftext;
+	char	   *ttext;
+	AvcDecision d;
+
+	if (unlikely(avc_revalidate_pending))
+		avc_revalidate();
+	if (subject_lid == 0)
+	{
+		*avd = avc_deny_all;
+		return false;
+	}
+	key.subject = subject_lid;
+	key.object = from;
+	key.object2 = to;
+	key.tclass = AVC_CLASS_DB_TUPLE;
+	key.kind = AVC_KIND_RELABEL + kind;
+	if (avc_cached(key, avd))
+		return true;
+
+	ftext = avc_decision_text(kind, from);
+	ttext = avc_decision_text(kind, to);
+	if (ftext == NULL || ttext == NULL)
+	{
+		*avd = avc_deny_all;
+		return false;
+	}
+	memset(&d, 0, sizeof(d));
+	avc_provider->compute_relabel(avc_local_text(subject_lid), ftext, ttext,
+								  &d);
+	avc_remember(key, &d);
+	*avd = d;
+	return true;
+}
+
+void
+avc_require_relabel(Relation rel, Oid from_secid, Oid to_secid)
+{
+	AvcDecision d;
+	bool		allowed;
+	char	   *ftext;
+	char	   *ttext;
+
+	if (avc_provider->compute_relabel == NULL || from_secid == to_secid)
+		return;
+	(void) avc_decide_relabel(avc_subject_local_id(), AVC_OBJ_SECID,
+							  from_secid, to_secid, &d);
+	allowed = (d.allowed & AVC_DB_TUPLE_RELABELTO) != 0;
+	if (avc_audit_mode == AVC_AUDIT_ALL ||
+		(avc_audit_mode != AVC_AUDIT_NONE && !allowed &&
+		 (d.auditdeny & AVC_DB_TUPLE_RELABELTO)))
+		avc_audit_record(rel, AVC_CLASS_DB_TUPLE, AVC_OBJ_SECID, to_secid,
+						 &d, AVC_DB_TUPLE_RELABELTO);
+	if (allowed || d.permissive)
+		return;
+
+	/* name a label only to a session that may read rows of it */
+	ftext = avc_tuple_allowed(from_secid, AVC_DB_TUPLE_SELECT) ?
+		label_text(from_secid) : NULL;
+	ttext = avc_tuple_allowed(to_secid, AVC_DB_TUPLE_SELECT) ?
+		label_text(to_secid) : NULL;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to relabel rows of relation \"%s\"",
+					rel ? RelationGetRelationName(rel) : "?"),
+			 (ftext && ttext) ?
+			 errdetail("The security policy does not allow \"%s\" to change a row's label from \"%s\" to \"%s\".",
+					   avc_subject ? avc_subject : "(no label)",
+					   ftext, ttext) :
+			 errdetail("The security policy does not allow \"%s\" this change of a row's label.",
+					   avc_subject ? avc_subject : "(no label)")));
+}
+
+bool
+avc_relabel_allowed_text(const char *subject, const char *from,
+						 const char *to)
+{
+	AvcDecision d;
+	uint32		slid;
+	uint32		flid;
+	uint32		tlid;
+
+	if (avc_provider->compute_relabel == NULL || strcmp(from, to) == 0)
+		return true;
+	slid = avc_local_id(subject);
+	flid = avc_local_id(from);
+	tlid = avc_local_id(to);
+	(void) avc_decide_relabel(slid, AVC_OBJ_LOCAL, flid, tlid, &d);
+	return (d.allowed & AVC_DB_TUPLE_RELABELTO) != 0 || d.permissive;
+}
+
+bool
+avc_allowed_text(const char *subject, const char *object, uint32 perms)
+{
+	AvcDecision d;
+	uint32		slid = avc_local_id(subject);
+	uint32		olid = avc_local_id(object);
+
+	avc_decide(AVC_CLASS_DB_TUPLE, slid, AVC_OBJ_LOCAL, olid, &d);
+	return (d.allowed & perms) == perms || d.permissive;
+}
+
 /* Label of a new object of class db_tuple under a parent (cached). */
 static const char *
 avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
@@ -580,6 +722,7 @@ avc_create_cached(uint32 subject_lid, AvcObjKind kind, uint32 parent)
 	avc_ensure_cache();
 	key.subject = subject_lid;
 	key.object = parent;
+	key.object2 = 0;
 	key.tclass = AVC_CLASS_DB_TUPLE;
 	key.kind = AVC_KIND_CREATE + kind;
 	e = avch_lookup(avc_cache, key);
@@ -731,6 +874,7 @@ avc_decide_object(AvcClass tclass, const char *tcontext, AvcDecision *avd,
 	avc_ensure_cache();
 	key.subject = subject;
 	key.object = object;
+	key.object2 = 0;
 	key.tclass = tclass;
 	key.kind = AVC_OBJ_LOCAL;
 	e = avch_lookup(avc_cache, key);

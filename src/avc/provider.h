@@ -141,10 +141,58 @@ typedef struct AvcProvider
 	/* Description for labelam.policy_info(). */
 	bool		(*mls_enabled) (void);
 	const char *(*policy_source) (void);
+
+	/*
+	 * Does the policy label database objects (SELinux's object classes:
+	 * db_database ... db_view, and process transitions of trusted
+	 * procedures)?  Without them labelam.object_checks cannot be turned on
+	 * and SECURITY LABEL FOR selinux is refused: only rows are labeled.
+	 */
+	bool		object_classes;
+
+	/*
+	 * policy_seqno costs next to nothing and must be asked at every
+	 * statement's start, not at its first decision: the provider reads its
+	 * policy from the database and hands it to parallel workers with the
+	 * session's settings, which it can only do before the statement enters
+	 * parallel mode.
+	 */
+	bool		seqno_at_statement_start;
+
+	/*
+	 * The rest is optional (NULL: as SELinux does it), for providers whose
+	 * subjects are more than a label (lbac: a label and the role whose
+	 * authorization bounds it).
+	 */
+
+	/*
+	 * Canonical form of a label asked for as a subject (palloc'd); ERROR
+	 * 22023 if invalid.  current is the subject asking (NULL when none),
+	 * whose parts the text may leave out.  NULL: canonicalize.
+	 */
+	char	   *(*canonicalize_subject) (const char *label, const char *current);
+
+	/*
+	 * The subject a session of this login role starts with (palloc'd,
+	 * canonical), whatever the role: the provider alone decides, labelam's
+	 * other sources (labelam.role_label, labelam.default_client_label) are
+	 * not asked.  NULL: those sources are.
+	 */
+	char	   *(*session_subject) (Oid roleid);
+
+	/*
+	 * A decision that needs both labels: may scon change a row's label
+	 * from "from" to "to"?  Asked besides relabelfrom on "from" and
+	 * relabelto on "to", as AVC_DB_TUPLE_RELABELTO in avd->allowed (and
+	 * auditdeny).  NULL: the two single-label permissions decide alone.
+	 */
+	void		(*compute_relabel) (const char *scon, const char *from,
+									const char *to, AvcDecision *avd);
 } AvcProvider;
 
 extern const AvcProvider avc_selinux_provider;
 extern const AvcProvider avc_sepol_provider;
+extern const AvcProvider avc_lbac_provider; /* src/lbac/provider.c */
 
 /* The provider in force (chosen by labelam.provider at start-up). */
 extern const AvcProvider *avc_provider;

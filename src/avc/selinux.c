@@ -258,4 +258,5 @@ const AvcProvider avc_selinux_provider = {
 	.compute_create = sx_compute_create,
 	.mls_enabled = sx_mls_enabled,
 	.policy_source = sx_policy_source,
+	.object_classes = true,
 };

@@ -419,5 +419,6 @@ const AvcProvider avc_sepol_provider = {
 	.compute_create = sp_compute_create,
 	.mls_enabled = sp_mls_enabled,
 	.policy_source = sp_policy_source,
+	.object_classes = true,
 };
 

@@ -456,6 +456,26 @@ objects_utility_end(void *saved)
 	}
 }
 
+/*
+ * labelam.object_checks: SELinux's object classes mean nothing to a
+ * provider without them (lbac): say so rather than decide every object as
+ * unlabeled.  ALTER SYSTEM and SET refuse it; in postgresql.conf it is
+ * logged (WARNING) and ignored, at start-up and at a reload.
+ */
+static bool
+objects_checks_check(bool *newval, void **extra, GucSource source)
+{
+	if (*newval && !avc_object_classes())
+	{
+		GUC_check_errcode(ERRCODE_FEATURE_NOT_SUPPORTED);
+		GUC_check_errmsg("labelam.object_checks cannot be on with labelam.provider = lbac");
+		GUC_check_errdetail("The lbac provider's model labels rows only; SELinux object classes (databases, schemas, tables, columns, functions ...) do not apply.");
+		GUC_check_errhint("Set labelam.object_checks = off, or use the selinux or sepol provider.");
+		return false;
+	}
+	return true;
+}
+
 void
 objects_init(void)
 {
@@ -467,13 +487,20 @@ objects_init(void)
 				 errdetail("Both would label and check the same database objects through the \"selinux\" label provider."),
 				 errhint("Remove sepgsql from shared_preload_libraries: labelam makes sepgsql's checks.")));
 
+	/*
+	 * The boot value must be in the variable before it is defined (assert-
+	 * enabled servers check it): on, unless the provider in force labels
+	 * no objects (lbac), whose check refuses it.
+	 */
+	objects_enabled = avc_object_classes();
 	DefineCustomBoolVariable("labelam.object_checks",
 							 "Label database objects and check access to them (SE-PostgreSQL's object classes).",
-							 "Off: labelam decides rows only.",
+							 "Off: labelam decides rows only.  Cannot be on with "
+							 "labelam.provider = lbac, whose model labels rows only.",
 							 &objects_enabled,
-							 true,
+							 objects_enabled,
 							 PGC_SIGHUP, 0,
-							 NULL, NULL, NULL);
+							 objects_checks_check, NULL, NULL);
 
 	DefineCustomBoolVariable("sepgsql.debug_audit",
 							 "Log every decision on a database object the session asks for, allowed ones too.",

@@ -96,11 +96,18 @@ sepgsql_get_label(Oid classId, Oid objectId, int32 subId)
 /*
  * SECURITY LABEL FOR selinux: contrib/sepgsql's sepgsql_object_relabel,
  * plus large objects.  With labelam.object_checks off, labels are only
- * validated (as labelam 0.1 did for tables).
+ * validated (as labelam 0.1 did for tables); under a provider without
+ * object classes (lbac) they are refused.
  */
 void
 sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
 {
+	/* labelam: a policy that labels no objects (lbac) has no such labels */
+	if (!avc_object_classes())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("SECURITY LABEL FOR selinux does not apply under labelam.provider = lbac"),
+				 errdetail("The lbac provider's model labels rows only, not database objects.")));
 	if (seclabel)
 		(void) avc_canonicalize(seclabel);	/* ERROR 22023 if invalid */
 

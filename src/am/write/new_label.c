@@ -17,7 +17,11 @@
  * labelam.update_label, else the old version's label.  The checks follow
  * the choice: insert on a new row's label, update on a carried one, and
  * relabelto on a label that differs from the one the row would have got
- * (with update and relabelfrom on the label it replaces).  Labels given as
+ * (with update and relabelfrom on the label it replaces, and, for a
+ * provider whose rule needs both labels, avc_require_relabel on the pair:
+ * lbac's WRITEUP, WRITEDOWN and WRITEACROSS).  A row inserted at a label
+ * of its own (labelam.insert_label, the label column) replaces no label:
+ * insert and relabelto on it, nothing more.  Labels given as
  * text are canonicalized by the avc (avc_storable_label) before they are
  * interned: label_store only stores.
  *
@@ -427,6 +431,7 @@ require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
 		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
 						  AVC_DB_TUPLE_RELABELFROM);
 		avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+		avc_require_relabel(rel, dflt, target);
 	}
 	else
 		avc_require_tuple(rel, target,
@@ -497,6 +502,7 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 			avc_require_tuple(rel, secid,
 							  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
 			avc_require_tuple(rel, colsecid, AVC_DB_TUPLE_RELABELTO);
+			avc_require_relabel(rel, secid, colsecid);
 		}
 		else
 			require_chosen_label(rel, secid, perms, colsecid);
@@ -567,6 +573,7 @@ labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
 		avc_require_tuple(rel, oldsecid,
 						  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
 		avc_require_tuple(rel, newsecid, AVC_DB_TUPLE_RELABELTO);
+		avc_require_relabel(rel, oldsecid, newsecid);
 		return newsecid;
 	}
 	avc_require_tuple(rel, oldsecid, AVC_DB_TUPLE_UPDATE);
