@@ -66,6 +66,11 @@ const char *const avc_class_names[AVC_NUM_CLASSES] = {
 	"db_blob",
 	"db_language",
 	"db_view",
+	"file",
+	"dir",
+	"fifo_file",
+	"chr_file",
+	"blk_file",
 };
 
 static const char *const db_tuple_perms[] = {
@@ -112,6 +117,14 @@ static const char *const db_view_perms[] = {
 	DB_COMMON_PERMS, "expand", NULL
 };
 
+/* labelam's own order (provider.h's AVC_FILE_* and AVC_DIR_*) */
+static const char *const file_perms[] = {
+	"read", "write", "create", "getattr", NULL
+};
+static const char *const dir_perms[] = {
+	"search", "write", "add_name", "getattr", NULL
+};
+
 const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
 	db_tuple_perms,
 	process_perms,
@@ -124,6 +137,11 @@ const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
 	db_blob_perms,
 	db_language_perms,
 	db_view_perms,
+	file_perms,
+	dir_perms,
+	file_perms,
+	file_perms,
+	file_perms,
 };
 
 StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,

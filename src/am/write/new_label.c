@@ -52,6 +52,14 @@
  * labelheap from heap has no labeled source, so its rows get the label of
  * new rows.
  *
+ * Rows that COPY FROM reads from a server file (src/files/copy.c) take
+ * the level of the file: the label they would get (steps 3 and 4 above),
+ * at the file's level, checked as that label would be (insert, and
+ * relabelto with labelam.insert_label); a declared label column relabels
+ * from it.  Only rows the COPY's own frame inserts are such rows (its
+ * target's, or its partitions'): triggers, defaults and functions the
+ * COPY runs write from frames of their own, with the session's labels.
+ *
  * An UPDATE that moves a row to another partition deletes it from one and
  * inserts it, within the same command, through the partitioned table into
  * another: the insert takes the deleted row's label.
@@ -89,7 +97,9 @@
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
+#include "am/write/source_label.h"
 #include "avc/avc.h"
+#include "avc/avc_files.h"
 #include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
@@ -139,6 +149,18 @@ bool		labelheap_rewrite_active = false;
 bool		labelheap_restore_labels = false;
 static Oid	restore_secid = InvalidOid;
 static uint64 restore_frame;
+
+/*
+ * COPY FROM a server file (labelheap_source_label_set): its frame,
+ * the file's level, and the last label computed at that level
+ */
+static char *source_level = NULL;
+static uint64 source_frame;
+static Oid	source_base = InvalidOid;	/* label before the level change */
+static Oid	source_secid;		/* ... and after */
+static uint64 source_dict_generation;
+static bool source_committed;
+static SubTransactionId source_subid;
 
 /* a row being moved to another partition (labelheap_row_moving) */
 static bool row_moving = false;
@@ -360,6 +382,54 @@ policy_row_secid(Relation rel)
 	return default_secid;
 }
 
+void
+labelheap_source_label_set(const char *level_of)
+{
+	labelheap_source_label_clear();
+	source_level = MemoryContextStrdup(TopMemoryContext, level_of);
+	source_frame = labelheap_frame_id();
+}
+
+void
+labelheap_source_label_clear(void)
+{
+	if (source_level != NULL)
+		pfree(source_level);
+	source_level = NULL;
+	source_base = InvalidOid;
+}
+
+/*
+ * base at the file's level, remembered as policy_row_secid remembers its
+ * label: a label not committed yet only within the subtransaction that
+ * interned it
+ */
+static Oid
+source_row_secid(Oid base)
+{
+	if (base != source_base ||
+		label_store_generation() != source_dict_generation ||
+		(!source_committed && source_subid != GetCurrentSubTransactionId()))
+	{
+		char	   *text = label_text(base);
+		char	   *at_level;
+
+		if (text == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("security label with secid %u does not exist", base)));
+		at_level = avc_label_at_level(text, source_level);
+		source_base = InvalidOid;	/* forgotten, should this fail */
+		source_secid = label_intern_committed(at_level, &source_committed);
+		source_subid = GetCurrentSubTransactionId();
+		source_dict_generation = label_store_generation();
+		source_base = base;
+		pfree(at_level);
+		pfree(text);
+	}
+	return source_secid;
+}
+
 /*
  * Label of a new row of rel, and in *perms the db_tuple permissions its
  * insertion needs: none when the row keeps a label it already had (table
@@ -405,12 +475,17 @@ new_secid(Relation rel, uint32 *perms)
 
 	secid = setting_secid(insert_label, &insert_cache);
 	if (OidIsValid(secid))
-	{
 		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
-		return secid;
+	else
+	{
+		*perms = AVC_DB_TUPLE_INSERT;
+		secid = policy_row_secid(rel);
 	}
-	*perms = AVC_DB_TUPLE_INSERT;
-	return policy_row_secid(rel);
+	/* the COPY's frame writes nothing but the file's rows */
+	if (unlikely(source_level != NULL) &&
+		labelheap_frame_id() == source_frame)
+		secid = source_row_secid(secid);
+	return secid;
 }
 
 /*
@@ -585,6 +660,7 @@ labelheap_labeling_xact(XactEvent event)
 		row_moving = false;
 		restore_secid = InvalidOid;
 		default_relid = InvalidOid;
+		labelheap_source_label_clear();
 	}
 }
 
