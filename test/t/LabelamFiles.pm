@@ -16,7 +16,7 @@ use Test::More;
 use Exporter 'import';
 
 our @EXPORT = qw(set_file_label file_label can_label_files files_dir
-  write_file read_file);
+  write_file read_file succeeds);
 
 my $PY = '/usr/bin/python3';
 
@@ -74,6 +74,15 @@ sub files_dir
 	  unless can_label_files($dir);
 	set_file_label($dir, $label);
 	return $dir;
+}
+
+# succeeds(stderr, name): psql reported no error (it exits 0 after one
+# unless told to stop)
+sub succeeds
+{
+	my ($err, $name) = @_;
+	unlike($err, qr/ERROR/, $name);
+	return;
 }
 
 sub write_file
