@@ -33,7 +33,8 @@
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
  *		avc/boundaries.c	statement start
- *		objects/label.c		no parallel workers inside trusted procedures
+ *		objects/label.c		no parallel workers inside trusted procedures,
+ *							nor while a file is written (read ceiling)
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
  *							auto_explain) over rows beyond the session's

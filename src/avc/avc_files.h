@@ -79,4 +79,11 @@ extern char *avc_file_create_label(const char *dir_label, AvcClass tclass,
 extern void avc_read_ceiling_push(const char *level_of, const char *name);
 extern void avc_read_ceiling_pop(void);
 
+/*
+ * Is a read ceiling in force?  Parallel workers would decide without it
+ * (they take the session's label, not its ceilings): queries started
+ * meanwhile run without them (objects/label.c).
+ */
+extern bool avc_read_ceiling_active(void);
+
 #endif							/* LABELAM_AVC_FILES_H */

@@ -459,6 +459,12 @@ avc_read_ceiling_pop(void)
 	avc_decision_epoch++;
 }
 
+bool
+avc_read_ceiling_active(void)
+{
+	return avc_nceilings > 0;
+}
+
 /*
  * The subject (subject_lid, in force) may read some of what *avd allows
  * on (kind, object) of tclass: so must a reader at each ceiling's level,

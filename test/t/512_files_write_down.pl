@@ -136,6 +136,17 @@ no_leak('s0', 'no s3 row went into the s0 file', read_file($low));
 denied($err, 'nor s3 rows that a function called by the COPY reads');
 no_leak('s0', 'none went into the file', read_file($low));
 
+# parallel workers take the session's label, not the ceiling: with them,
+# and the leader reading nothing itself, a Gather would bring s3 rows in
+my $parallel = q{SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+	SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+	SET parallel_leader_participation = off;};
+($rc, $out, $err) = run($node, 'w3', "$parallel EXPLAIN (COSTS OFF) SELECT v FROM t");
+like($out, qr/Gather/, 'the query below is planned with parallel workers');
+($rc, $out, $err) = run($node, 'w3', "$parallel COPY (SELECT v FROM t) TO '$low'");
+denied($err, 'a parallel COPY TO is refused as well: it runs without workers');
+no_leak('s0', 'none went into the file', read_file($low));
+
 ($rc, $out, $err) = run($node, 'w3', "COPY t TO '$low'; SELECT count(*) FROM t");
 is($out, '2', 'after the refusal the session reads every row it may, as before');
 
