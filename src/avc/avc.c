@@ -375,6 +375,12 @@ avc_perms_from_names(AvcClass tclass, const char *const *names, int n)
 char *
 avc_perms_text(AvcClass tclass, uint32 perms)
 {
+	return avc_perms_text_sep(tclass, perms, ", ");
+}
+
+char *
+avc_perms_text_sep(AvcClass tclass, uint32 perms, const char *sep)
+{
 	const char *const *known = avc_perm_names[tclass];
 	StringInfoData buf;
 	int			b;
@@ -382,7 +388,7 @@ avc_perms_text(AvcClass tclass, uint32 perms)
 	initStringInfo(&buf);
 	for (b = 0; known[b] != NULL; b++)
 		if (perms & (1U << b))
-			appendStringInfo(&buf, "%s%s", buf.len ? ", " : "", known[b]);
+			appendStringInfo(&buf, "%s%s", buf.len ? sep : "", known[b]);
 	return buf.data;
 }
 

@@ -749,7 +749,7 @@ avc_create_local(uint32 subject_lid, uint32 parent_lid)
 	return avc_create_cached(subject_lid, AVC_OBJ_LOCAL, parent_lid);
 }
 
-static uint32
+uint32
 avc_require_subject(void)
 {
 	uint32		subject = avc_subject_local_id();

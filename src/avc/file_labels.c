@@ -46,34 +46,6 @@ avc_set_file_label(int fd, const char *label)
 	return avc_provider->set_file_label(fd, label);
 }
 
-static uint32
-avc_require_subject_id(void)
-{
-	uint32		subject = avc_subject_local_id();
-
-	if (subject == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("this process has no security label"),
-				 errhint("Processes without a user session get a label from labelam.default_client_label.")));
-	return subject;
-}
-
-/* "read write": permission names as SELinux writes them between braces */
-static char *
-perm_words(AvcClass tclass, uint32 perms)
-{
-	const char *const *names = avc_perm_names[tclass];
-	StringInfoData buf;
-	int			b;
-
-	initStringInfo(&buf);
-	for (b = 0; names[b] != NULL; b++)
-		if (perms & (1U << b))
-			appendStringInfo(&buf, "%s%s", buf.len ? " " : "", names[b]);
-	return buf.data;
-}
-
 static void
 file_audit_log(bool denied, bool permissive, const char *scontext,
 			   const char *tcontext, AvcClass tclass, uint32 audited,
@@ -84,7 +56,7 @@ file_audit_log(bool denied, bool permissive, const char *scontext,
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "%s { %s } scontext=%s tcontext=%s tclass=%s name=\"%s\" permissive=%d",
 					 denied ? "denied" : "allowed",
-					 perm_words(tclass, audited), scontext, tcontext,
+					 avc_perms_text_sep(tclass, audited, " "), scontext, tcontext,
 					 avc_class_names[tclass], name, permissive ? 1 : 0);
 	ereport(LOG, (errmsg("SELinux: %s", buf.data)));
 	pfree(buf.data);
@@ -94,7 +66,7 @@ void
 avc_require_file(AvcClass tclass, const char *label, uint32 perms,
 				 const char *name, const char *doing)
 {
-	uint32		subject = avc_require_subject_id();
+	uint32		subject = avc_require_subject();
 	AvcDecision d;
 	uint32		denied;
 	uint32		audited;
@@ -121,14 +93,14 @@ avc_require_file(AvcClass tclass, const char *label, uint32 perms,
 				 errmsg("permission denied to %s", doing),
 				 errdetail("The security policy does not allow %s { %s } on \"%s\" labeled \"%s\" to \"%s\".",
 						   avc_class_names[tclass],
-						   perm_words(tclass, denied), name, label,
+						   avc_perms_text_sep(tclass, denied, " "), name, label,
 						   avc_client_label())));
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied to %s", doing),
 			 errdetail("The security policy does not allow %s { %s } on \"%s\", whose label is beyond the reach of \"%s\".",
 					   avc_class_names[tclass],
-					   perm_words(tclass, denied), name,
+					   avc_perms_text_sep(tclass, denied, " "), name,
 					   avc_client_label())));
 }
 
@@ -136,7 +108,7 @@ bool
 avc_file_allowed_at(const char *level_of, AvcClass tclass, const char *label,
 					uint32 perms)
 {
-	uint32		subject = avc_require_subject_id();
+	uint32		subject = avc_require_subject();
 	char	   *reader = avc_label_at_level(avc_local_text(subject), level_of);
 	AvcDecision d;
 
@@ -196,7 +168,7 @@ char *
 avc_file_create_label(const char *dir_label, AvcClass tclass,
 					  const char *name)
 {
-	(void) avc_require_subject_id();
+	(void) avc_require_subject();
 	return avc_compute_create_text(avc_client_label(), dir_label, tclass,
 								   name);
 }

@@ -130,19 +130,26 @@ sx_valid(const char *label)
 	return security_check_context_raw(label) == 0;
 }
 
+/* the context of one of the policy's initial SIDs (palloc'd) */
 static char *
-sx_unlabeled(void)
+sx_initial_context(const char *name, const char *what)
 {
 	char	   *con;
 	char	   *result;
 
-	if (security_get_initial_context_raw("unlabeled", &con) < 0)
+	if (security_get_initial_context_raw(name, &con) < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not get the SELinux context of unlabeled objects: %m")));
+				 errmsg("could not get the SELinux context of %s: %m", what)));
 	result = pstrdup(con);
 	freecon(con);
 	return result;
+}
+
+static char *
+sx_unlabeled(void)
+{
+	return sx_initial_context("unlabeled", "unlabeled objects");
 }
 
 static void
@@ -258,16 +265,7 @@ sx_set_file_label(int fd, const char *label)
 static char *
 sx_file_initial(void)
 {
-	char	   *con;
-	char	   *result;
-
-	if (security_get_initial_context_raw("file", &con) < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not get the SELinux context of unlabeled files: %m")));
-	result = pstrdup(con);
-	freecon(con);
-	return result;
+	return sx_initial_context("file", "unlabeled files");
 }
 
 static bool

@@ -15,12 +15,12 @@
  *
  * COPY FROM 'file' (the session needs { read } on the file's label):
  *	 - into a labelheap table (or a partitioned table of labelheap
- *	   partitions), each row gets the label it would get from the session
- *	   (labelam.insert_label, or the policy's type_transition), at the
- *	   file's level: the data keeps the level it had on disk, and the
- *	   table decides the rest of the label.  The row checks are those of
- *	   any insert of that label (insert, and relabelto with insert_label;
- *	   a declared label column relabels from it).  Under an MLS policy,
+ *	   partitions), each row gets the policy's label for the session's new
+ *	   rows (type_transition), at the file's level: the data keeps the
+ *	   level it had on disk, and the table decides the rest of the label.
+ *	   It is checked for insert; labelam.insert_label and a declared label
+ *	   column relabel from it, checked as an insert at the file's level
+ *	   followed by a relabel (am/write/new_label.c).  Under an MLS policy,
  *	   where a subject inserts only at its own level, only a session at
  *	   the file's level can import it: a session below may not read the
  *	   file, a session above would write its data down.
@@ -43,10 +43,8 @@
  */
 #include "postgres.h"
 
-#include "access/relation.h"
 #include "access/table.h"
 #include "catalog/pg_authid.h"
-#include "catalog/pg_inherits.h"
 #include "commands/copy.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -69,36 +67,6 @@ typedef struct CopyFileState
 	bool		source;			/* rows take the file's level */
 	bool		done;			/* the COPY succeeded */
 } CopyFileState;
-
-/*
- * Do rows that COPY FROM writes into rel carry labels?  A labelheap table,
- * or a partitioned table with labelheap partitions (am/ddl/refuse.c keeps a
- * tree from mixing access methods).
- */
-static bool
-rows_carry_labels(Relation rel)
-{
-	List	   *members;
-	ListCell   *lc;
-	bool		labeled = false;
-
-	if (is_labelheap_relation(rel))
-		return true;
-	if (rel->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
-		return false;
-	members = find_all_inheritors(RelationGetRelid(rel), AccessShareLock,
-								  NULL);
-	foreach(lc, members)
-	{
-		Relation	member = relation_open(lfirst_oid(lc), NoLock);
-
-		labeled = is_labelheap_relation(member);
-		relation_close(member, NoLock);
-		if (labeled)
-			break;
-	}
-	return labeled;
-}
 
 /* rows of rel carry no label: may the file's data go there? */
 static void
@@ -158,7 +126,7 @@ files_utility_start(PlannedStmt *pstmt, bool *readOnlyTree, void **state)
 		Relation	rel = table_openrv(stmt->relation, RowExclusiveLock);
 
 		server_file_open_read(&s->file);
-		if (rows_carry_labels(rel))
+		if (labelheap_rows_labeled(rel))
 		{
 			labelheap_source_label_set(s->file.label);
 			s->source = true;

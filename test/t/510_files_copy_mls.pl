@@ -35,15 +35,6 @@ my $ROW3 = 'staff_u:object_r:sepgsql_table_t:s3';
 my $d0 = files_dir($node, 'd_s0', $L0);
 my $d3 = files_dir($node, 'd_s3', $L3);
 
-# file(path, label, text): a file with that label
-sub file
-{
-	my ($path, $label, $text) = @_;
-	write_file($path, $text);
-	set_file_label($path, $label) if defined $label;
-	return $path;
-}
-
 # rows(role, table): "id|label" of every row role reads
 sub rows
 {
@@ -52,8 +43,8 @@ sub rows
 		"SELECT coalesce(string_agg(id || '|' || x.security_label, ',' ORDER BY id), '') FROM $table x");
 }
 
-my $secret = file("$d3/secret.csv", $L3, "31,SECRET-s3-file-1\n32,SECRET-s3-file-2\n");
-my $public = file("$d0/public.csv", $L0, "1,public-s0-file-1\n");
+my $secret = labeled_file("$d3/secret.csv", $L3, "31,SECRET-s3-file-1\n32,SECRET-s3-file-2\n");
+my $public = labeled_file("$d0/public.csv", $L0, "1,public-s0-file-1\n");
 my ($rc, $out, $err);
 
 # ---- COPY FROM: the file's level ----
@@ -82,7 +73,7 @@ write_file($unlabeled, "5,no-label\n");
 denied($err, 'a file without a label is the policy\'s unlabeled file, which staff may not read');
 
 # ---- COPY TO: no write-down; new files get the session's level ----
-my $low = file("$d0/low.csv", $L0, "untouched\n");
+my $low = labeled_file("$d0/low.csv", $L0, "untouched\n");
 ($rc, $out, $err) = run($node, 'r_s3', "COPY t TO '$low'");
 denied($err, 'an s3 session may not write to an s0 file');
 is(read_file($low), "untouched\n", 'the s0 file is unchanged');
@@ -125,7 +116,7 @@ denied($err, 'an s3 session may not add a file to an s0 directory');
 like($err, qr/does not allow dir \{ write add_name \}/, '... for want of dir { write add_name }');
 ok(!-e "$d0/high.csv", 'no file was left there');
 
-file("$d3/col.csv", $L3, "7,SECRET-col,$ROW0\n8,SECRET-nocol,\n");
+labeled_file("$d3/col.csv", $L3, "7,SECRET-col,$ROW0\n8,SECRET-nocol,\n");
 ($rc, $out, $err) = run($node, 'r_s3', "COPY tc FROM '$d3/col.csv' (FORMAT csv)");
 denied($err, 'an s3 file whose label column asks for s0: refused');
 ($rc, $out, $err) = run($node, 'r_s3', "COPY tc FROM '$d3/col.csv' (FORMAT csv) WHERE lbl IS NULL");
@@ -180,8 +171,8 @@ is(as_role($node, 'r_s3', 'SELECT count(*) FROM t WHERE id > 40'), '0', 'and wro
 # A symlink flipped between an s0 and an s3 file while an s0 session runs
 # COPYs through it: whatever the path names when, the file opened is the
 # file decided, so no s3 line is ever loaded.
-my $raceL = file("$d0/race-low.csv", $L0, "1,public-race\n");
-my $raceH = file("$d3/race-high.csv", $L3, "2,SECRET-race\n");
+my $raceL = labeled_file("$d0/race-low.csv", $L0, "1,public-race\n");
+my $raceH = labeled_file("$d3/race-high.csv", $L3, "2,SECRET-race\n");
 my $path = "$d0/race.csv";
 symlink($raceL, $path) or die;
 my $flipper = fork();

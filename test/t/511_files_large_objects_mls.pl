@@ -20,21 +20,18 @@ labelam.audit = 'denied'
 $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION lo_import(text), lo_import(text, oid),
 		lo_export(oid, text) TO r_s0, r_s1, r_s3;
-	GRANT pg_read_server_files TO r_s0, r_s3;
+	GRANT pg_read_server_files, pg_write_server_files TO r_s0, r_s3;
+	CREATE TABLE secret (v text) USING labelheap;
+	SECURITY LABEL FOR selinux ON TABLE secret
+		IS 'system_u:object_r:sepgsql_secret_table_t:s0';
+	INSERT INTO secret VALUES ('SECRET-type');
+	GRANT ALL ON secret TO PUBLIC;
 });
 
 my $L0 = 'staff_u:object_r:user_tmp_t:s0';
 my $L3 = 'staff_u:object_r:user_tmp_t:s3';
 my $d0 = files_dir($node, 'd_s0', $L0);
 my $d3 = files_dir($node, 'd_s3', $L3);
-
-sub file
-{
-	my ($path, $label, $text) = @_;
-	write_file($path, $text);
-	set_file_label($path, $label);
-	return $path;
-}
 
 sub blob_label
 {
@@ -48,8 +45,8 @@ sub blobs
 	return $node->safe_psql('postgres', 'SELECT count(*) FROM pg_largeobject_metadata');
 }
 
-my $secret = file("$d3/secret.txt", $L3, 'SECRET-s3-lo-file');
-my $public = file("$d0/public.txt", $L0, 'public-s0-lo-file');
+my $secret = labeled_file("$d3/secret.txt", $L3, 'SECRET-s3-lo-file');
+my $public = labeled_file("$d0/public.txt", $L0, 'public-s0-lo-file');
 my ($rc, $out, $err);
 
 # ---- lo_import ----
@@ -81,7 +78,7 @@ my $lo0 = as_role($node, 'r_s0', "SELECT lo_import('$public')");
 is(blob_label($lo0), 'staff_u:object_r:user_sepgsql_blob_t:s0', 'an s0 file imported at s0');
 
 # ---- lo_export ----
-my $low = file("$d0/low.txt", $L0, 'untouched');
+my $low = labeled_file("$d0/low.txt", $L0, 'untouched');
 ($rc, $out, $err) = run($node, 'r_s3', "SELECT lo_export($lo3, '$low')");
 denied($err, 'an s3 session may not export to an s0 file');
 is(read_file($low), 'untouched', 'the s0 file is unchanged');
@@ -102,12 +99,20 @@ is(file_label("$d0/made.txt"), $L0, 'into an s0 file');
 denied($err, 'an s3 session may not add a file to an s0 directory');
 ok(!-e "$d0/high.txt", 'no file was left there');
 
+# ---- object checks still decide what COPY reads and writes ----
+($rc, $out, $err) = run($node, 'r_s0', "COPY secret TO '$d0/secret.txt'");
+denied($err, 'COPY of a table the session may not select, to a file it may write: refused');
+like($err, qr/db_table \{ select \}/, '... by the table\'s db_table select');
+ok(!-e "$d0/secret.txt", '... and the file made for it is gone');
+($rc, $out, $err) = run($node, 'r_s0', "COPY secret FROM '$public'");
+denied($err, 'nor COPY rows into it (its rows are of a type staff may not insert)');
+
 # ---- calls that escape the twins ----
 $node->safe_psql('postgres', qq{
 	CREATE TABLE imp (id int, o oid DEFAULT lo_import('$secret')) USING labelheap;
 	GRANT ALL ON imp TO PUBLIC;
 });
-file("$d0/ids.csv", $L0, "1\n");
+labeled_file("$d0/ids.csv", $L0, "1\n");
 $before = blobs();
 ($rc, $out, $err) = run($node, 'r_s0', "COPY imp (id) FROM '$d0/ids.csv'");
 like($err, qr/ERROR:  42501: SELinux: lo_import cannot be checked where it is called/,

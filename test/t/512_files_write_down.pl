@@ -99,6 +99,7 @@ $node->safe_psql('postgres', q{
 	CREATE ROLE u3 LOGIN;
 	CREATE ROLE w3 LOGIN;
 	GRANT pg_write_server_files TO u3, w3;
+	GRANT pg_read_server_files TO u3;
 	INSERT INTO labelam.role_label VALUES
 		('u0', 'user_u:user_r:user_t:s0'),
 		('u3', 'user_u:user_r:user_t:s3'),
@@ -153,5 +154,18 @@ is($out, '2', 'after the refusal the session reads every row it may, as before')
 ($rc, $out, $err) = run($node, 'w3', "COPY t TO '$d3/high.csv'");
 succeeds($err, 'the same COPY into an s3 file');
 like(read_file("$d3/high.csv"), qr/SECRET-s3/, '... writes the s3 rows');
+
+# labelam.insert_label relabels a file's rows as two statements could:
+# insert at the file's level, then relabel (insert, update, relabelfrom on
+# the file's level, relabelto on the chosen label), never as an insert of
+# the chosen label alone (which MLS allows only at the session's level)
+my $in3 = "$d3/in.csv";
+write_file($in3, "7,SECRET-imported\n");
+set_file_label($in3, 'system_u:object_r:file_t:s3');
+($rc, $out, $err) = run($node, 'u3', "SET labelam.insert_label = 'user_u:object_r:table_t:s0';
+	COPY t FROM '$in3' (FORMAT csv);
+	SELECT x.security_label FROM t x WHERE id = 7");
+like($out, qr/^user_u:object_r:table_t:s0$/m, 'an s3 file\'s rows relabeled to s0 as the policy allows');
+unlike($err, qr/ERROR/, '... checked as a relabel from s3, not as an insert at s0');
 
 done_testing();

@@ -16,7 +16,7 @@ use Test::More;
 use Exporter 'import';
 
 our @EXPORT = qw(set_file_label file_label can_label_files files_dir
-  write_file read_file succeeds);
+  write_file read_file labeled_file succeeds);
 
 my $PY = '/usr/bin/python3';
 
@@ -74,6 +74,16 @@ sub files_dir
 	  unless can_label_files($dir);
 	set_file_label($dir, $label);
 	return $dir;
+}
+
+# labeled_file(path, label, text): a file of that text with that label
+# (none if label is undef); returns path
+sub labeled_file
+{
+	my ($path, $label, $text) = @_;
+	write_file($path, $text);
+	set_file_label($path, $label) if defined $label;
+	return $path;
 }
 
 # succeeds(stderr, name): psql reported no error (it exits 0 after one

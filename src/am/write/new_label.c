@@ -53,12 +53,14 @@
  * new rows.
  *
  * Rows that COPY FROM reads from a server file (src/files/copy.c) take
- * the level of the file: the label they would get (steps 3 and 4 above),
- * at the file's level, checked as that label would be (insert, and
- * relabelto with labelam.insert_label); a declared label column relabels
- * from it.  Only rows the COPY's own frame inserts are such rows (its
- * target's, or its partitions'): triggers, defaults and functions the
- * COPY runs write from frames of their own, with the session's labels.
+ * the level of the file: the policy's label (step 4 above) at the file's
+ * level, checked for insert.  labelam.insert_label, and a declared label
+ * column, relabel from it, checked as restored labels are (below): as the
+ * row inserted at the file's level and then relabeled, so that neither
+ * lets a session put a file's data at a level it could not have put it in
+ * two statements.  Only rows the COPY's own frame inserts are such rows
+ * (its target's, or its partitions'): triggers, defaults and functions
+ * the COPY runs write from frames of their own, with the session's labels.
  *
  * An UPDATE that moves a row to another partition deletes it from one and
  * inserts it, within the same command, through the partitioned table into
@@ -399,6 +401,16 @@ labelheap_source_label_clear(void)
 	source_base = InvalidOid;
 }
 
+/* a row the COPY FROM of a server file writes (see the file header)? */
+static inline bool
+source_active(void)
+{
+	return source_level != NULL && labelheap_frame_id() == source_frame;
+}
+
+static void require_chosen_label(Relation rel, Oid dflt, uint32 perms,
+								 Oid target);
+
 /*
  * base at the file's level, remembered as policy_row_secid remembers its
  * label: a label not committed yet only within the subtransaction that
@@ -474,30 +486,43 @@ new_secid(Relation rel, uint32 *perms)
 	}
 
 	secid = setting_secid(insert_label, &insert_cache);
-	if (OidIsValid(secid))
-		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
-	else
+
+	/*
+	 * A row of a file that COPY FROM reads (the COPY's frame writes nothing
+	 * else): the policy's label at the file's level, which insert_label
+	 * relabels as a row column would
+	 */
+	if (unlikely(source_active()))
 	{
+		Oid			dflt = source_row_secid(policy_row_secid(rel));
+
 		*perms = AVC_DB_TUPLE_INSERT;
-		secid = policy_row_secid(rel);
+		if (!OidIsValid(secid) || secid == dflt)
+			return dflt;
+		require_chosen_label(rel, dflt, AVC_DB_TUPLE_INSERT, secid);
+		*perms = 0;				/* checked, and carried from here */
+		return secid;
 	}
-	/* the COPY's frame writes nothing but the file's rows */
-	if (unlikely(source_level != NULL) &&
-		labelheap_frame_id() == source_frame)
-		secid = source_row_secid(secid);
-	return secid;
+
+	if (OidIsValid(secid))
+	{
+		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
+		return secid;
+	}
+	*perms = AVC_DB_TUPLE_INSERT;
+	return policy_row_secid(rel);
 }
 
 /*
  * The checks of a row that gets label target instead of the label dflt it
- * would have got with perms: with restore_labels, inserting it with dflt
- * and relabeling it (see the file header); else insert and relabelto on
- * target.
+ * would have got with perms: with restore_labels, and for a row of a file,
+ * inserting it with dflt and relabeling it (see the file header); else
+ * insert and relabelto on target.
  */
 static void
 require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
 {
-	if (labelheap_restore_labels)
+	if (labelheap_restore_labels || source_active())
 	{
 		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
 						  AVC_DB_TUPLE_RELABELFROM);

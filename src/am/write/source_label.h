@@ -13,10 +13,10 @@
 /*
  * From now until labelheap_source_label_clear, the rows that the current
  * frame (the COPY command's own, not the frames of the triggers, defaults
- * and functions it runs) inserts get the label they would otherwise get
- * (labelam.insert_label, else the policy's), at the level of level_of
- * (avc_label_at_level), checked as that label would be.  Forgotten at
- * transaction end too.
+ * and functions it runs) inserts get the policy's label for the session's
+ * rows at the level of level_of (avc_label_at_level), which
+ * labelam.insert_label and a declared label column relabel (new_label.c).
+ * Forgotten at transaction end too.
  */
 extern void labelheap_source_label_set(const char *level_of);
 extern void labelheap_source_label_clear(void);
