@@ -65,6 +65,7 @@ typedef struct CopyFileState
 	ServerFile	file;
 	bool		ceiling;		/* a read ceiling pushed */
 	bool		source;			/* rows take the file's level */
+	LabelheapSourceSave outer;	/* ... and an outer COPY's, to put back */
 	bool		done;			/* the COPY succeeded */
 } CopyFileState;
 
@@ -128,7 +129,7 @@ files_utility_start(PlannedStmt *pstmt, bool *readOnlyTree, void **state)
 		server_file_open_read(&s->file);
 		if (labelheap_rows_labeled(rel))
 		{
-			labelheap_source_label_set(s->file.label);
+			s->outer = labelheap_source_label_push(s->file.label);
 			s->source = true;
 		}
 		else
@@ -176,7 +177,7 @@ files_utility_end(void *state)
 	if (s->ceiling)
 		avc_read_ceiling_pop();
 	if (s->source)
-		labelheap_source_label_clear();
+		labelheap_source_label_pop(s->outer);
 	s->ceiling = s->source = false;
 	server_file_close(&s->file, s->done);
 }

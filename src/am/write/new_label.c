@@ -153,7 +153,7 @@ static Oid	restore_secid = InvalidOid;
 static uint64 restore_frame;
 
 /*
- * COPY FROM a server file (labelheap_source_label_set): its frame,
+ * COPY FROM a server file (labelheap_source_label_push): its frame,
  * the file's level, and the last label computed at that level
  */
 static char *source_level = NULL;
@@ -384,20 +384,34 @@ policy_row_secid(Relation rel)
 	return default_secid;
 }
 
-void
-labelheap_source_label_set(const char *level_of)
+LabelheapSourceSave
+labelheap_source_label_push(const char *level_of)
 {
-	labelheap_source_label_clear();
+	LabelheapSourceSave save;
+
+	save.level_of = source_level;
+	save.frame = source_frame;
 	source_level = MemoryContextStrdup(TopMemoryContext, level_of);
 	source_frame = labelheap_frame_id();
+	source_base = InvalidOid;
+	return save;
 }
 
 void
-labelheap_source_label_clear(void)
+labelheap_source_label_pop(LabelheapSourceSave save)
 {
 	if (source_level != NULL)
 		pfree(source_level);
-	source_level = NULL;
+	source_level = save.level_of;
+	source_frame = save.frame;
+	source_base = InvalidOid;
+}
+
+/* at transaction end: nothing is pushed any more */
+static void
+source_label_forget(void)
+{
+	source_level = NULL;		/* callers pop before this; a backstop */
 	source_base = InvalidOid;
 }
 
@@ -685,7 +699,7 @@ labelheap_labeling_xact(XactEvent event)
 		row_moving = false;
 		restore_secid = InvalidOid;
 		default_relid = InvalidOid;
-		labelheap_source_label_clear();
+		source_label_forget();
 	}
 }
 
