@@ -62,6 +62,11 @@ CREATE FUNCTION labelam.checked_lo_get(oid, bigint, integer) RETURNS bytea
 	AS 'MODULE_PATHNAME', 'labelam_lo_get' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 CREATE FUNCTION labelam.checked_lo_put(oid, bigint, bytea) RETURNS void
 	AS 'MODULE_PATHNAME', 'labelam_lo_put' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+-- lo_import and lo_export: src/files/large_objects.c (the file's label)
+CREATE FUNCTION labelam.checked_lo_import(text) RETURNS oid
+	AS 'MODULE_PATHNAME', 'labelam_lo_import' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION labelam.checked_lo_import(text, oid) RETURNS oid
+	AS 'MODULE_PATHNAME', 'labelam_lo_import' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 CREATE FUNCTION labelam.checked_lo_export(oid, text) RETURNS integer
 	AS 'MODULE_PATHNAME', 'labelam_lo_export' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 -- Who may call them is who may call the built-in: each twin checks EXECUTE

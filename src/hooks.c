@@ -21,15 +21,24 @@
  *		lbac/guard.c		ALTER TABLE and CREATE INDEX on the lbac
  *							model's tables, ALTER EXTENSION labelam
  *							ADD/DROP
+ *		files/copy.c		COPY to or from a server file: the file opened
+ *							and decided on its descriptor, rows from it
+ *							at its level, a read ceiling while writing
+ *							it; the COPY runs on the descriptor
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
  *		(PostgreSQL)
+ *		files/copy.c		after it: the file's label again (relabeled
+ *							while read or written: an error); always: the
+ *							file closed (one created for a failed COPY
+ *							removed), the ceiling or the rows' level gone
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
  *		avc/boundaries.c	statement start (lbac: the model taken in here,
  *							before any parallel worker starts)
- *		objects/label.c		no parallel workers inside trusted procedures
+ *		objects/label.c		no parallel workers inside trusted procedures,
+ *							nor while a file is written (read ceiling)
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
  *							auto_explain) over rows beyond the session's
@@ -56,6 +65,8 @@
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
  *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
+ *		files/large_objects.c lo_import, lo_export reached without their
+ *							checked twins: refused
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
  *							truncate, schema search, function execute
@@ -71,7 +82,8 @@
  *	planner_hook
  *		objects/functions.c	calls of sequence, large-object and statistics
  *							counter built-ins become calls of their
- *							checked twins (counters: am/channels/counters.c)
+ *							checked twins (counters: am/channels/counters.c;
+ *							lo_import, lo_export: files/large_objects.c)
  *	get_relation_info_hook
  *		am/channels/planner.c no index endpoint probes past the session's reach
  *	post_parse_analyze_hook
@@ -140,6 +152,7 @@
 #include "am/labelheap_hooks.h"
 #include "am/label_set/label_set.h"
 #include "avc/avc.h"
+#include "files/files.h"
 #include "objects/objects.h"
 #include "label_sql/label_sql.h"
 #include "lbac/lbac.h"
@@ -185,6 +198,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	bool		routine;
 	LabelheapFrame frame;
 	void	   *volatile objects_saved = NULL;
+	void	   *volatile files_saved = NULL;
 
 	pstmt = label_sql_column_utility(pstmt, &readOnlyTree);
 	routine = IsA(pstmt->utilityStmt, CallStmt) ||
@@ -198,13 +212,17 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
 		lbac_utility(pstmt);
+		pstmt = files_utility_start(pstmt, &readOnlyTree,
+									(void **) &files_saved);
 		if (!label_sql_restore_utility(pstmt, queryString, qc))
 			CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
 					  pstmt, queryString, readOnlyTree, context, params,
 					  queryEnv, dest, qc);
+		files_utility_done(files_saved);
 	}
 	PG_FINALLY();
 	{
+		files_utility_end(files_saved);
 		objects_utility_end(objects_saved);
 		labelheap_frame_leave(&frame);
 		avc_leave(routine);
@@ -319,6 +337,7 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	labelheap_raw_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
+	files_object_access(access, classId, objectId);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
 	objects_object_access(access, classId, objectId, subId, arg);
 	lbac_object_access(access, classId, objectId, subId, arg);

@@ -57,6 +57,8 @@ extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
 extern Oid	avc_create_label(Oid table_secid);
 extern uint32 avc_subject_local_id(void);
+/* avc_subject_local_id, or ERROR 42501 if the process has no subject */
+extern uint32 avc_require_subject(void);
 extern void avc_set_subject(const char *label);
 extern void avc_statistics_subject_changed(const char *newval, void *extra);
 extern void avc_cache_reset(void);
@@ -108,5 +110,8 @@ extern int	avc_routine_depth;
 extern uint32 avc_perms_from_names(AvcClass tclass, const char *const *names,
 								   int n);
 extern char *avc_perms_text(AvcClass tclass, uint32 perms);
+/* the same, separated by sep (SELinux writes "{ read write }") */
+extern char *avc_perms_text_sep(AvcClass tclass, uint32 perms,
+								const char *sep);
 
 #endif							/* LABELAM_AVC_INTERNAL_H */

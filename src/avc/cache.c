@@ -34,6 +34,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "avc/avc_files.h"
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
 #include "label_store/label_store.h"
@@ -169,6 +170,24 @@ bool		avc_enforcing_in_force = true;
 static uint64 stat_hits = 0;
 static uint64 stat_misses = 0;
 static uint64 stat_resets = 0;
+
+/*
+ * Read ceilings (avc_files.h): while a command writes a file, decisions
+ * that let the subject read data must let a reader at the file's level
+ * read it too.  The reader is the subject in force (a trusted procedure's
+ * too) at the file's level, computed when that subject first decides.
+ */
+typedef struct AvcCeiling
+{
+	char	   *level_of;		/* a label at the file's level */
+	char	   *name;			/* the file, for messages */
+	uint32		subject_lid;	/* the subject the reader was made for */
+	uint32		reader_lid;		/* that subject at the file's level */
+} AvcCeiling;
+
+#define AVC_MAX_CEILINGS	8
+static AvcCeiling avc_ceilings[AVC_MAX_CEILINGS];
+static int	avc_nceilings = 0;
 
 static const AvcDecision avc_deny_all = {
 	.allowed = 0,.auditallow = 0,.auditdeny = ~0U,.constrained = 0,
@@ -388,6 +407,123 @@ avc_lookup(AvcKey key, bool *found)
 	return avch_insert(avc_cache, key, found);
 }
 
+/* permissions that read an object's data, per class */
+static uint32
+avc_read_perms(AvcClass tclass)
+{
+	switch (tclass)
+	{
+		case AVC_CLASS_DB_TUPLE:
+			return AVC_DB_TUPLE_SELECT | AVC_DB_TUPLE_USE;
+		case AVC_CLASS_DB_TABLE:
+		case AVC_CLASS_DB_COLUMN:
+			return 1U << 6;		/* select */
+		case AVC_CLASS_DB_SEQUENCE:
+			return (1U << 6) | (1U << 7);	/* get_value, next_value */
+		case AVC_CLASS_DB_BLOB:
+			return (1U << 6) | (1U << 9);	/* read, export */
+		case AVC_CLASS_FILE:
+		case AVC_CLASS_FIFO_FILE:
+		case AVC_CLASS_CHR_FILE:
+		case AVC_CLASS_BLK_FILE:
+			return AVC_FILE_READ;
+		default:
+			return 0;
+	}
+}
+
+void
+avc_read_ceiling_push(const char *level_of, const char *name)
+{
+	AvcCeiling *c;
+
+	if (avc_nceilings >= AVC_MAX_CEILINGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many files being written at once")));
+	c = &avc_ceilings[avc_nceilings];
+	c->level_of = MemoryContextStrdup(TopMemoryContext, level_of);
+	c->name = MemoryContextStrdup(TopMemoryContext, name);
+	c->subject_lid = 0;
+	c->reader_lid = 0;
+	avc_nceilings++;
+	/* decisions made ahead, and the fast path, knew no ceiling */
+	avc_decision_epoch++;
+	avc_fast[0].object = 0;
+	avc_fast[1].object = 0;
+}
+
+void
+avc_read_ceiling_pop(void)
+{
+	AvcCeiling *c;
+
+	Assert(avc_nceilings > 0);
+	c = &avc_ceilings[--avc_nceilings];
+	pfree(c->level_of);
+	pfree(c->name);
+	avc_decision_epoch++;
+}
+
+bool
+avc_read_ceiling_active(void)
+{
+	return avc_nceilings > 0;
+}
+
+/*
+ * The subject (subject_lid, in force) may read some of what *avd allows
+ * on (kind, object) of tclass: so must a reader at each ceiling's level,
+ * or the command writing the file fails before it reads.
+ */
+static void
+avc_ceiling_check(AvcClass tclass, AvcObjKind kind, uint32 object,
+				  const AvcDecision *avd)
+{
+	uint32		reads = avc_read_perms(tclass) & avd->allowed;
+	uint32		subject_lid = avc_subject_lid;
+	int			i;
+
+	if (reads == 0 || avd->permissive)
+		return;
+	for (i = 0; i < avc_nceilings; i++)
+	{
+		AvcCeiling *c = &avc_ceilings[i];
+		AvcDecision cd;
+		uint32		missing;
+		char	   *otext;
+
+		/* local ids are never reused: one below the first is stale */
+		if (c->subject_lid != subject_lid || c->reader_lid < avc_label_first)
+		{
+			char	   *reader = avc_label_at_level(avc_local_text(subject_lid),
+													c->level_of);
+
+			c->reader_lid = avc_local_id(reader);
+			c->subject_lid = subject_lid;
+			pfree(reader);
+		}
+		/* at its own level the subject is the reader: nothing to ask */
+		if (c->reader_lid == subject_lid)
+			continue;
+		(void) avc_decide(tclass, c->reader_lid, kind, object, &cd);
+		missing = reads & ~cd.allowed;
+		if (missing == 0 || cd.permissive)
+			continue;
+		otext = avc_object_text(kind, object);
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to write file \"%s\" with data from above its level",
+						c->name),
+				 errdetail("The command reads %s labeled \"%s\", and the security policy does not allow %s { %s } on it to \"%s\", a reader at the level of the file.",
+						   avc_class_names[tclass],
+						   otext ? otext : "?", avc_class_names[tclass],
+						   avc_perms_text(tclass, missing),
+						   avc_local_text(c->reader_lid)),
+				 errhint("A file may receive only data that a reader at its own level may read: write to a file whose label dominates the data, or read only data at the file's level.")));
+	}
+}
+
 /*
  * A decision in the cache for key, counted as a hit; false (a miss,
  * counted) if there is none.
@@ -455,21 +591,23 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	key.object2 = 0;
 	key.tclass = tclass;
 	key.kind = kind;
-	if (avc_cached(key, avd))
-		return true;
-
-	stext = avc_local_text(subject_lid);
-	otext = avc_decision_text(kind, object);
-	if (otext == NULL)
+	if (!avc_cached(key, avd))
 	{
-		*avd = avc_deny_all;
-		return false;
+		stext = avc_local_text(subject_lid);
+		otext = avc_decision_text(kind, object);
+		if (otext == NULL)
+		{
+			*avd = avc_deny_all;
+			return false;
+		}
+		avc_provider->compute_av(stext, otext, tclass, &d);
+		if (kind == AVC_OBJ_SECID)
+			pfree(otext);
+		avc_remember(key, &d);
+		*avd = d;
 	}
-	avc_provider->compute_av(stext, otext, tclass, &d);
-	if (kind == AVC_OBJ_SECID)
-		pfree(otext);
-	avc_remember(key, &d);
-	*avd = d;
+	if (unlikely(avc_nceilings > 0) && subject_lid == avc_subject_lid)
+		avc_ceiling_check(tclass, kind, object, avd);
 	return true;
 }
 
@@ -753,7 +891,7 @@ avc_create_local(uint32 subject_lid, uint32 parent_lid)
 	return avc_create_cached(subject_lid, AVC_OBJ_LOCAL, parent_lid);
 }
 
-static uint32
+uint32
 avc_require_subject(void)
 {
 	uint32		subject = avc_subject_local_id();
@@ -883,17 +1021,22 @@ avc_decide_object(AvcClass tclass, const char *tcontext, AvcDecision *avd,
 		stat_hits++;
 		*avd = e->avd;
 		*decided_as = e->unlabeled ? avc_unlabeled_text() : tcontext;
-		return;
 	}
-	stat_misses++;
-	unlabeled = (tcontext[0] == '\0' || !avc_provider->valid(tcontext));
-	label = unlabeled ? avc_unlabeled_text() : tcontext;
-	avc_provider->compute_av(avc_local_text(subject), label, tclass, avd);
-	e = avc_lookup(key, &found);
-	e->avd = *avd;
-	e->created = NULL;
-	e->unlabeled = unlabeled;
-	*decided_as = label;
+	else
+	{
+		stat_misses++;
+		unlabeled = (tcontext[0] == '\0' || !avc_provider->valid(tcontext));
+		label = unlabeled ? avc_unlabeled_text() : tcontext;
+		avc_provider->compute_av(avc_local_text(subject), label, tclass, avd);
+		e = avc_lookup(key, &found);
+		e->avd = *avd;
+		e->created = NULL;
+		e->unlabeled = unlabeled;
+		*decided_as = label;
+	}
+	if (unlikely(avc_nceilings > 0))
+		avc_ceiling_check(tclass, AVC_OBJ_LOCAL,
+						  avc_local_id(*decided_as), avd);
 }
 
 /* The policy's label for objects without a valid one (cached). */

@@ -33,6 +33,12 @@ typedef enum AvcClass
 	AVC_CLASS_DB_BLOB,
 	AVC_CLASS_DB_LANGUAGE,
 	AVC_CLASS_DB_VIEW,
+	/* server-side files (src/files): the kernel's classes, by inode type */
+	AVC_CLASS_FILE,
+	AVC_CLASS_DIR,
+	AVC_CLASS_FIFO_FILE,
+	AVC_CLASS_CHR_FILE,
+	AVC_CLASS_BLK_FILE,
 	AVC_NUM_CLASSES
 } AvcClass;
 
@@ -52,6 +58,21 @@ typedef enum AvcClass
 #define AVC_DB_SETATTR				(1U << 3)
 #define AVC_DB_RELABELFROM			(1U << 4)
 #define AVC_DB_RELABELTO			(1U << 5)
+
+/*
+ * The few permissions of the kernel's file classes that labelam asks about
+ * (its own bit order: names in avc.c).  file, fifo_file, chr_file and
+ * blk_file share theirs, as the kernel's classes share the common "file".
+ */
+#define AVC_FILE_READ				(1U << 0)
+#define AVC_FILE_WRITE				(1U << 1)
+#define AVC_FILE_CREATE				(1U << 2)
+#define AVC_FILE_GETATTR			(1U << 3)
+
+#define AVC_DIR_SEARCH				(1U << 0)
+#define AVC_DIR_WRITE				(1U << 1)
+#define AVC_DIR_ADD_NAME			(1U << 2)
+#define AVC_DIR_GETATTR				(1U << 3)
 
 #define AVC_MAX_PERMS	16
 
@@ -137,6 +158,26 @@ typedef struct AvcProvider
 	 */
 	char	   *(*compute_create) (const char *scon, const char *tcon,
 								   AvcClass tclass, const char *objname);
+
+	/*
+	 * The label of the file open on fd: its security.selinux attribute, as
+	 * the kernel reads it (palloc'd), or NULL if it has none (or its file
+	 * system keeps none).  ERROR if it cannot be read.
+	 */
+	char	   *(*file_label) (int fd);
+
+	/*
+	 * Give the file open on fd this (canonical) label, in its
+	 * security.selinux attribute.  0, or the errno of the failure (no
+	 * ERROR: the caller undoes what it did first).
+	 */
+	int			(*set_file_label) (int fd, const char *label);
+
+	/*
+	 * The label of files that carry none: the policy's initial SID "file",
+	 * as the kernel gives unlabeled files (palloc'd).
+	 */
+	char	   *(*file_initial) (void);
 
 	/* Description for labelam.policy_info(). */
 	bool		(*mls_enabled) (void);

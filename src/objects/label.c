@@ -64,6 +64,7 @@
 #include "utils/memutils.h"
 
 #include "avc/avc.h"
+#include "avc/avc_files.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -266,14 +267,16 @@ objects_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *private)
 
 /*
  * Parallel workers take the session's label (labelam.session_label), not
- * a trusted procedure's: queries run inside one execute without workers
- * (Gather runs its plan in the leader).  This clears the flag on the plan
- * itself, so a cached plan stays serial for later executions too.
+ * a trusted procedure's, nor the read ceiling of a file being written
+ * (src/files): queries run inside either execute without workers (Gather
+ * runs its plan in the leader).  This clears the flag on the plan itself,
+ * so a cached plan stays serial for later executions too.
  */
 void
 objects_executor_start(QueryDesc *queryDesc)
 {
-	if (avc_subject_pushed() && queryDesc->plannedstmt->parallelModeNeeded)
+	if ((avc_subject_pushed() || avc_read_ceiling_active()) &&
+		queryDesc->plannedstmt->parallelModeNeeded)
 		queryDesc->plannedstmt->parallelModeNeeded = false;
 }
 

@@ -56,6 +56,16 @@
  * labelheap from heap has no labeled source, so its rows get the label of
  * new rows.
  *
+ * Rows that COPY FROM reads from a server file (src/files/copy.c) take
+ * the level of the file: the policy's label (step 4 above) at the file's
+ * level, checked for insert.  labelam.insert_label, and a declared label
+ * column, relabel from it, checked as restored labels are (below): as the
+ * row inserted at the file's level and then relabeled, so that neither
+ * lets a session put a file's data at a level it could not have put it in
+ * two statements.  Only rows the COPY's own frame inserts are such rows
+ * (its target's, or its partitions'): triggers, defaults and functions
+ * the COPY runs write from frames of their own, with the session's labels.
+ *
  * An UPDATE that moves a row to another partition deletes it from one and
  * inserts it, within the same command, through the partitioned table into
  * another: the insert takes the deleted row's label.
@@ -93,7 +103,9 @@
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
+#include "am/write/source_label.h"
 #include "avc/avc.h"
+#include "avc/avc_files.h"
 #include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
@@ -143,6 +155,18 @@ bool		labelheap_rewrite_active = false;
 bool		labelheap_restore_labels = false;
 static Oid	restore_secid = InvalidOid;
 static uint64 restore_frame;
+
+/*
+ * COPY FROM a server file (labelheap_source_label_push): its frame,
+ * the file's level, and the last label computed at that level
+ */
+static char *source_level = NULL;
+static uint64 source_frame;
+static Oid	source_base = InvalidOid;	/* label before the level change */
+static Oid	source_secid;		/* ... and after */
+static uint64 source_dict_generation;
+static bool source_committed;
+static SubTransactionId source_subid;
 
 /* a row being moved to another partition (labelheap_row_moving) */
 static bool row_moving = false;
@@ -364,6 +388,78 @@ policy_row_secid(Relation rel)
 	return default_secid;
 }
 
+LabelheapSourceSave
+labelheap_source_label_push(const char *level_of)
+{
+	LabelheapSourceSave save;
+
+	save.level_of = source_level;
+	save.frame = source_frame;
+	source_level = MemoryContextStrdup(TopMemoryContext, level_of);
+	source_frame = labelheap_frame_id();
+	source_base = InvalidOid;
+	return save;
+}
+
+void
+labelheap_source_label_pop(LabelheapSourceSave save)
+{
+	if (source_level != NULL)
+		pfree(source_level);
+	source_level = save.level_of;
+	source_frame = save.frame;
+	source_base = InvalidOid;
+}
+
+/* at transaction end: nothing is pushed any more */
+static void
+source_label_forget(void)
+{
+	source_level = NULL;		/* callers pop before this; a backstop */
+	source_base = InvalidOid;
+}
+
+/* a row the COPY FROM of a server file writes (see the file header)? */
+static inline bool
+source_active(void)
+{
+	return source_level != NULL && labelheap_frame_id() == source_frame;
+}
+
+static void require_chosen_label(Relation rel, Oid dflt, uint32 perms,
+								 Oid target);
+
+/*
+ * base at the file's level, remembered as policy_row_secid remembers its
+ * label: a label not committed yet only within the subtransaction that
+ * interned it
+ */
+static Oid
+source_row_secid(Oid base)
+{
+	if (base != source_base ||
+		label_store_generation() != source_dict_generation ||
+		(!source_committed && source_subid != GetCurrentSubTransactionId()))
+	{
+		char	   *text = label_text(base);
+		char	   *at_level;
+
+		if (text == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("security label with secid %u does not exist", base)));
+		at_level = avc_label_at_level(text, source_level);
+		source_base = InvalidOid;	/* forgotten, should this fail */
+		source_secid = label_intern_committed(at_level, &source_committed);
+		source_subid = GetCurrentSubTransactionId();
+		source_dict_generation = label_store_generation();
+		source_base = base;
+		pfree(at_level);
+		pfree(text);
+	}
+	return source_secid;
+}
+
 /*
  * Label of a new row of rel, and in *perms the db_tuple permissions its
  * insertion needs: none when the row keeps a label it already had (table
@@ -408,6 +504,24 @@ new_secid(Relation rel, uint32 *perms)
 	}
 
 	secid = setting_secid(insert_label, &insert_cache);
+
+	/*
+	 * A row of a file that COPY FROM reads (the COPY's frame writes nothing
+	 * else): the policy's label at the file's level, which insert_label
+	 * relabels as a row column would
+	 */
+	if (unlikely(source_active()))
+	{
+		Oid			dflt = source_row_secid(policy_row_secid(rel));
+
+		*perms = AVC_DB_TUPLE_INSERT;
+		if (!OidIsValid(secid) || secid == dflt)
+			return dflt;
+		require_chosen_label(rel, dflt, AVC_DB_TUPLE_INSERT, secid);
+		*perms = 0;				/* checked, and carried from here */
+		return secid;
+	}
+
 	if (OidIsValid(secid))
 	{
 		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
@@ -419,14 +533,14 @@ new_secid(Relation rel, uint32 *perms)
 
 /*
  * The checks of a row that gets label target instead of the label dflt it
- * would have got with perms: with restore_labels, inserting it with dflt
- * and relabeling it (see the file header); else insert and relabelto on
- * target.
+ * would have got with perms: with restore_labels, and for a row of a file,
+ * inserting it with dflt and relabeling it (see the file header); else
+ * insert and relabelto on target.
  */
 static void
 require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
 {
-	if (labelheap_restore_labels)
+	if (labelheap_restore_labels || source_active())
 	{
 		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
 						  AVC_DB_TUPLE_RELABELFROM);
@@ -592,6 +706,7 @@ labelheap_labeling_xact(XactEvent event)
 		row_moving = false;
 		restore_secid = InvalidOid;
 		default_relid = InvalidOid;
+		source_label_forget();
 	}
 }
 
