@@ -12,12 +12,16 @@
  *							with labelam.dump_labels, of any labelheap
  *							table) runs as COPY (SELECT ...) TO
  *		avc/boundaries.c	statement start (policy reload check), depth
+ *							(a trusted session's maintenance checks use
+ *							its own label only in a command nested in
+ *							nothing: avc/trusted.c)
  *		am/read/frames.c	the command's frame: its own scans are strict,
  *							COPY TO's filtered; EXPLAIN's reports buffers
  *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
  *							CREATE DATABASE's template for its label
  *		am/label_set/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/ddl/refuse.c		DDL after which rows would leave labelheap
+ *		am/channels/notify.c no NOTIFY from a trusted session
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
@@ -26,6 +30,8 @@
  *	ExecutorStart
  *		avc/boundaries.c	statement start
  *		objects/label.c		no parallel workers inside trusted procedures
+ *		avc/boundaries.c	depth, around PostgreSQL's (a query started
+ *							inside a maintenance command is nested in it)
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
  *							auto_explain) over rows beyond the session's
@@ -50,10 +56,13 @@
  *		am/channels/raw_access.c logical decoding functions need every label
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
+ *		am/channels/notify.c no pg_notify() in a trusted session
  *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
- *							truncate, schema search, function execute
+ *							truncate, schema search, function execute (a
+ *							trusted session's maintenance command decides
+ *							its own DDL checks with its own label)
  *	ClientAuthentication
  *		am/channels/raw_access.c no logical replication connections
  *		avc/boundaries.c	the client's SELinux peer label
@@ -128,6 +137,7 @@
 
 #include "hooks.h"
 #include "am/labelheap_hooks.h"
+#include "am/channels/notify.h"
 #include "am/label_set/label_set.h"
 #include "avc/avc.h"
 #include "objects/objects.h"
@@ -179,13 +189,14 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	routine = IsA(pstmt->utilityStmt, CallStmt) ||
 		IsA(pstmt->utilityStmt, DoStmt);
 	avc_statement_start();
-	avc_enter(routine);
+	avc_enter(routine, true);
 	labelheap_frame_enter_utility(&frame, pstmt);
 	PG_TRY();
 	{
 		objects_saved = objects_utility_start(pstmt);
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
+		labelheap_notify_utility(pstmt);
 		if (!label_sql_restore_utility(pstmt, queryString, qc))
 			CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
 					  pstmt, queryString, readOnlyTree, context, params,
@@ -206,7 +217,18 @@ labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	avc_statement_start();
 	objects_executor_start(queryDesc);
-	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
+	/* a query started inside a maintenance command is nested in it */
+	avc_enter(false, false);
+	PG_TRY();
+	{
+		CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc,
+				  eflags);
+	}
+	PG_FINALLY();
+	{
+		avc_leave(false);
+	}
+	PG_END_TRY();
 	labelheap_instrumented_executor_start(queryDesc, eflags);
 	labelheap_ios_executor_start(queryDesc);
 }
@@ -222,7 +244,7 @@ labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 {
 	LabelheapFrame frame;
 
-	avc_enter(false);
+	avc_enter(false, false);
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
@@ -249,7 +271,7 @@ labelam_ExecutorFinish(QueryDesc *queryDesc)
 {
 	LabelheapFrame frame;
 
-	avc_enter(false);
+	avc_enter(false, false);
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
@@ -304,6 +326,7 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
 	labelheap_raw_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
+	labelheap_notify_object_access(access, classId, objectId);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
 	objects_object_access(access, classId, objectId, subId, arg);
