@@ -55,12 +55,13 @@ extern void avc_xact(XactEvent event);
  * trusted.c: a trusted session (a label whose MLS range the policy honours
  * with an exemption, such as labelam_maint_t's) decides with its label
  * narrowed to its clearance, except around a maintenance command's own
- * checks: avc_maintenance_begin() lets its own label decide if the one
- * call running is a utility command the client sent and returns true;
- * pass the result to avc_maintenance_end (also on error).  Does nothing
- * (false) for other sessions and elsewhere.
+ * checks: avc_maintenance_begin(depth) lets its own label decide if the
+ * outermost call running is a utility command the client sent, depth calls
+ * deep (1: the command itself, nothing nested), and returns true; pass the
+ * result to avc_maintenance_end (also on error).  Does nothing (false) for
+ * other sessions and elsewhere.
  */
-extern bool avc_maintenance_begin(void);
+extern bool avc_maintenance_begin(int depth);
 extern void avc_maintenance_end(bool widened);
 
 /* Is the session's own label a trusted subject (trusted.c)? */

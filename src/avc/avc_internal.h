@@ -97,7 +97,7 @@ extern void avc_subject_narrow(void);
 extern char *avc_trusted_narrowed(const char *label);
 
 /* boundaries.c */
-extern bool avc_top_utility_only(void);
+extern bool avc_under_utility(int depth);
 
 /* client.c */
 extern void avc_client_init(void);

@@ -81,11 +81,11 @@ avc_leave(bool routine)
 	avc_subject_narrow();
 }
 
-/* Is the one call running a utility command, with nothing nested in it? */
+/* Is the outermost call a utility command, depth calls deep now? */
 bool
-avc_top_utility_only(void)
+avc_under_utility(int depth)
 {
-	return nesting == 1 && outermost_utility;
+	return nesting == depth && outermost_utility;
 }
 
 /* After ExecutorEnd and utility commands: audit lines of a top-level statement */

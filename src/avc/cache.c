@@ -543,13 +543,33 @@ avc_lookup(AvcKey key, bool *found)
 /*
  * A narrowed session's decision (trusted.c): allowed only what both its
  * narrowed label (a) and its own (b) allow; a denial is audited as the
- * label that denies it says.
+ * label that denies it says.  And no relabeling onto a label the narrowed
+ * label may not write (db_tuple insert or update, an object's setattr):
+ * Debian's MLS policy lets a subject relabel an object it may write to any
+ * level its clearance dominates, so a narrowed label could otherwise write
+ * a row at its clearance and move it down.
  */
 static void
-avc_decision_and(AvcDecision *a, const AvcDecision *b)
+avc_decision_and(AvcClass tclass, AvcDecision *a, const AvcDecision *b)
 {
 	uint32		allowed = a->allowed & b->allowed;
-	uint32		denied_by_b = a->allowed & ~b->allowed;
+	uint32		denied_by_b;
+	uint32		writes;
+	uint32		relabelto;
+
+	if (tclass == AVC_CLASS_DB_TUPLE)
+	{
+		writes = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_UPDATE;
+		relabelto = AVC_DB_TUPLE_RELABELTO;
+	}
+	else
+	{
+		writes = AVC_DB_SETATTR;
+		relabelto = AVC_DB_RELABELTO;
+	}
+	if (tclass != AVC_CLASS_PROCESS && (allowed & writes) == 0)
+		allowed &= ~relabelto;
+	denied_by_b = a->allowed & ~allowed;
 
 	a->auditallow &= allowed;
 	a->auditdeny = (a->auditdeny & ~a->allowed) | (b->auditdeny & denied_by_b);
@@ -631,7 +651,7 @@ avc_decide_as(AvcClass tclass, uint32 subject_lid, uint32 and_lid,
 		AvcDecision own;
 
 		avc_provider->compute_av(avc_local_text(and_lid), otext, tclass, &own);
-		avc_decision_and(&d, &own);
+		avc_decision_and(tclass, &d, &own);
 	}
 	if (kind == AVC_OBJ_SECID)
 		pfree(otext);
@@ -954,7 +974,7 @@ avc_decide_object(AvcClass tclass, const char *tcontext, AvcDecision *avd,
 
 		avc_provider->compute_av(avc_local_text(avc_and_lid), label, tclass,
 								 &own);
-		avc_decision_and(avd, &own);
+		avc_decision_and(tclass, avd, &own);
 	}
 	e = avc_lookup(key, &found);
 	e->avd = *avd;

@@ -27,18 +27,19 @@
  * (avc_maintenance_begin, below): there the session's own label decides.
  *
  * Which labels are trusted: a label with a range (low != high) of an MLS
- * policy whose decisions on the database (the policy's default label of
- * the current database, sepgsql_contexts) at the range's high level
- * differ from those of the same label at its low level, in getattr or in
- * a write permission: the range, not only the low level, decides.  Under
- * the stock MLS policy a range reads and writes at its low level only
- * (no difference: not trusted, decided as before); under MCS the high
- * level decides for constrained types and nothing for the others (the
- * same for both: not trusted).  If the low level itself may not use the
- * database, the probe cannot tell and the label is taken as trusted: the
- * conjunction only ever takes permissions away.  A narrowed label that
- * still writes below its clearance (a domain with mlsdbwrite, which
- * ignores levels) cannot be confined: the session is refused (42501).
+ * policy whose decisions at the range's high level differ from those of
+ * the same label at its low level, in a read or write permission: the
+ * range, not only the low level, decides.  The objects asked about
+ * (avc_trusted_narrowed) are the database's default label and the
+ * policy's "unlabeled" context, at the high level.  Under the stock MLS
+ * policy a range reads and writes at its low level only (no difference:
+ * not trusted, decided as before); under MCS the high level decides for
+ * constrained types and nothing for the others (the same for both: not
+ * trusted).  If neither object tells (the low level holds no permission
+ * on them), the label is taken as trusted: the conjunction only ever takes
+ * permissions away.  A narrowed label that still writes below its
+ * clearance (a domain with mlsdbwrite, which ignores levels) cannot be
+ * confined: the session is refused (42501).
  *
  * Where the session's own label decides (avc_maintenance_begin): only
  * around checks that labelam's maintenance code makes itself, and only
@@ -72,13 +73,24 @@
 #define DB_DATABASE_GETATTR		(1U << 2)
 #define DB_DATABASE_SETATTR		(1U << 3)
 #define DB_DATABASE_RELABELFROM	(1U << 4)
+#define DB_DATABASE_ACCESS		(1U << 6)
+#define DB_DATABASE_LOAD_MODULE	(1U << 7)
+#define DB_DATABASE_INSTALL_MODULE (1U << 8)
+#define DB_DATABASE_GET_PARAM	(1U << 9)
 #define DB_DATABASE_SET_PARAM	(1U << 10)
 
-/* what the MLS constraints treat as writes (relabelto is not: h1 dom h2) */
-#define PROBE_WRITE		(DB_DATABASE_CREATE | DB_DATABASE_DROP | \
-						 DB_DATABASE_SETATTR | DB_DATABASE_RELABELFROM | \
-						 DB_DATABASE_SET_PARAM)
-#define PROBE_READ		DB_DATABASE_GETATTR
+/*
+ * A probe: an object label, its class, and which of the class's
+ * permissions the MLS constraints treat as reads and as writes (relabelto
+ * is neither: it compares high levels only).
+ */
+typedef struct Probe
+{
+	char	   *label;
+	AvcClass	tclass;
+	uint32		read;
+	uint32		write;
+} Probe;
 
 /*
  * Split label text "user:role:type:mls" after its third colon: the
@@ -101,11 +113,16 @@ mls_field(const char *label, const char **mls)
 	return -1;
 }
 
-/* label with its MLS field replaced by level (palloc'd) */
+/* label with its MLS field replaced by level (palloc'd), or NULL */
 static char *
-with_level(const char *label, int prefix_len, const char *level, int level_len)
+with_level(const char *label, const char *level)
 {
-	return psprintf("%.*s%.*s", prefix_len, label, level_len, level);
+	const char *mls;
+	int			prefix = label ? mls_field(label, &mls) : -1;
+
+	if (prefix < 0)
+		return NULL;
+	return psprintf("%.*s%s", prefix, label, level);
 }
 
 /* the name the policy's sepgsql_contexts knows the current database by */
@@ -125,11 +142,11 @@ database_name(void)
 }
 
 static uint32
-allowed(const char *scon, const char *tcon)
+allowed(const char *scon, const char *tcon, AvcClass tclass)
 {
 	AvcDecision d;
 
-	avc_provider->compute_av(scon, tcon, AVC_CLASS_DB_DATABASE, &d);
+	avc_provider->compute_av(scon, tcon, tclass, &d);
 	return d.allowed;
 }
 
@@ -137,33 +154,43 @@ allowed(const char *scon, const char *tcon)
  * The narrowed label of a trusted session label (palloc'd, canonical), or
  * NULL if label is not a trusted subject (see the header comment).  ERROR
  * (42501) if it is one that cannot be confined.
+ *
+ * Probes: the database's default label (db_database), when the policy's
+ * sepgsql_contexts gives one, and the policy's "unlabeled" context
+ * (db_tuple), on which administrators' domains have some permissions.  A
+ * probe tells only where the label's low level holds some permission on
+ * it at that level (type enforcement grants it): then the MLS constraints
+ * alone decide, at the high level, whether the range decides differently
+ * from the low level.  If no probe tells, the label is taken as trusted:
+ * the conjunction with the narrowed label only ever takes permissions
+ * away.
  */
 char *
 avc_trusted_narrowed(const char *label)
 {
 	const char *mls;
 	const char *dash;
-	int			prefix;
+	char	   *lo;
+	char	   *hi;
 	char	   *low;
 	char	   *high;
+	Probe		probes[2];
+	int			nprobes = 0;
 	char	   *db;
-	const char *dbmls;
-	int			dbprefix;
-	char	   *db_high;
-	char	   *db_low;
-	uint32		range_at_high;
-	uint32		low_at_high;
-	uint32		low_at_low;
-	bool		trusted;
+	bool		told = false;
+	bool		trusted = false;
+	bool		confined = true;
+	int			i;
 
 	if (label == NULL || avc_debug_opaque_labels ||
 		!avc_provider->mls_enabled())
 		return NULL;
-	prefix = mls_field(label, &mls);
-	if (prefix < 0 || (dash = strchr(mls, '-')) == NULL)
+	if (mls_field(label, &mls) < 0 || (dash = strchr(mls, '-')) == NULL)
 		return NULL;
-	low = with_level(label, prefix, mls, (int) (dash - mls));
-	high = with_level(label, prefix, dash + 1, (int) strlen(dash + 1));
+	lo = pnstrdup(mls, dash - mls);
+	hi = pstrdup(dash + 1);
+	low = with_level(label, lo);
+	high = with_level(label, hi);
 	if (!avc_provider->valid(low) || !avc_provider->valid(high))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -171,22 +198,50 @@ avc_trusted_narrowed(const char *label)
 				 errdetail("Its low or high level alone is not a valid label, so labelam cannot tell whether it is a trusted subject.")));
 
 	db = avc_default_object_label(SELABEL_DB_DATABASE, database_name());
-	dbprefix = db ? mls_field(db, &dbmls) : -1;
-	if (dbprefix < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("security label \"%s\" cannot be used", label),
-				 errdetail("The policy's sepgsql_contexts gives the database no label with a level, so labelam cannot tell whether a label with a range is a trusted subject."),
-				 errhint("Install contexts/sepgsql_contexts beside the policy file.")));
-	db_high = with_level(db, dbprefix, dash + 1, (int) strlen(dash + 1));
-	db_low = with_level(db, dbprefix, mls, (int) (dash - mls));
+	if (db != NULL && mls_field(db, &mls) >= 0)
+	{
+		probes[nprobes].label = db;
+		probes[nprobes].tclass = AVC_CLASS_DB_DATABASE;
+		probes[nprobes].read = DB_DATABASE_GETATTR | DB_DATABASE_ACCESS |
+			DB_DATABASE_GET_PARAM;
+		probes[nprobes].write = DB_DATABASE_CREATE | DB_DATABASE_DROP |
+			DB_DATABASE_SETATTR | DB_DATABASE_RELABELFROM |
+			DB_DATABASE_SET_PARAM | DB_DATABASE_LOAD_MODULE |
+			DB_DATABASE_INSTALL_MODULE;
+		nprobes++;
+	}
+	probes[nprobes].label = avc_provider->unlabeled();
+	probes[nprobes].tclass = AVC_CLASS_DB_TUPLE;
+	probes[nprobes].read = AVC_DB_TUPLE_SELECT;
+	probes[nprobes].write = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_UPDATE |
+		AVC_DB_TUPLE_DELETE | AVC_DB_TUPLE_RELABELFROM;
+	nprobes++;
 
-	range_at_high = allowed(label, db_high);
-	low_at_high = allowed(low, db_high);
-	low_at_low = allowed(low, db_low);
-	trusted = ((range_at_high ^ low_at_high) & (PROBE_READ | PROBE_WRITE)) != 0 ||
-		(low_at_low & PROBE_READ) == 0;
-	if (trusted && (allowed(high, db_low) & PROBE_WRITE) != 0)
+	for (i = 0; i < nprobes; i++)
+	{
+		Probe	   *p = &probes[i];
+		char	   *at_low = with_level(p->label, lo);
+		char	   *at_high = with_level(p->label, hi);
+		uint32		granted;
+
+		if (at_low == NULL || !avc_provider->valid(at_low) ||
+			!avc_provider->valid(at_high))
+			continue;
+		/* what type enforcement grants the low level, at its own level */
+		granted = allowed(low, at_low, p->tclass) & (p->read | p->write);
+		if (granted == 0)
+			continue;
+		told = true;
+		if (((allowed(label, at_high, p->tclass) ^
+			  allowed(low, at_high, p->tclass)) & granted) != 0)
+			trusted = true;
+		/* the narrowed label must not write below itself */
+		if ((allowed(high, at_low, p->tclass) & p->write) != 0)
+			confined = false;
+	}
+	if (!told)
+		trusted = true;
+	if (trusted && !confined)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("security label \"%s\" cannot be confined", label),
@@ -194,10 +249,9 @@ avc_trusted_narrowed(const char *label)
 						   high),
 				 errhint("Trusted subjects need the to-clearance exemptions (mlsdbreadtoclr, mlsdbwritetoclr), as labelam's policy module grants them.")));
 
+	pfree(lo);
+	pfree(hi);
 	pfree(low);
-	pfree(db);
-	pfree(db_high);
-	pfree(db_low);
 	if (!trusted)
 	{
 		pfree(high);
@@ -207,14 +261,14 @@ avc_trusted_narrowed(const char *label)
 }
 
 /*
- * May the session's own label decide now?  Only in the one utility
- * command the client sent, with nothing nested in it (see the header
- * comment).
+ * May the session's own label decide now?  Only in the utility command the
+ * client sent, depth calls deep (see avc_maintenance_begin), no trusted
+ * procedure running, not in a parallel worker.
  */
 static bool
-maintenance_context(void)
+maintenance_context(int depth)
 {
-	return avc_top_utility_only() && !avc_subject_pushed() &&
+	return avc_under_utility(depth) && !avc_subject_pushed() &&
 		!IsParallelWorker();
 }
 
@@ -223,11 +277,16 @@ maintenance_context(void)
  * in such a command, its own label decides until avc_maintenance_end
  * (returns true); otherwise nothing changes (false).  Pass the result to
  * avc_maintenance_end, also on error (PG_FINALLY).
+ *
+ * depth: 1 for checks the utility command makes itself, with nothing
+ * nested in it; 2 for checks of a query that labelam's own code runs
+ * directly inside it and knows to be its own (dump.c's INSERT of a
+ * restored row), which the caller must establish itself.
  */
 bool
-avc_maintenance_begin(void)
+avc_maintenance_begin(int depth)
 {
-	if (!avc_subject_is_narrowed() || !maintenance_context())
+	if (!avc_subject_is_narrowed() || !maintenance_context(depth))
 		return false;
 	avc_subject_widen();
 	return true;

@@ -286,7 +286,7 @@ objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 		object_access_checks(access, classId, objectId, subId, arg);
 		return;
 	}
-	widened = avc_maintenance_begin();
+	widened = avc_maintenance_begin(1);
 	PG_TRY();
 	{
 		object_access_checks(access, classId, objectId, subId, arg);
@@ -306,7 +306,7 @@ static void
 objects_relabel(const ObjectAddress *object, const char *seclabel)
 {
 	bool		widened = object->classId != LargeObjectRelationId &&
-		avc_maintenance_begin();
+		avc_maintenance_begin(1);
 
 	PG_TRY();
 	{
@@ -329,7 +329,7 @@ objects_exec_check_perms(List *rangeTabls, List *rteperminfos, bool abort)
 	if (!objects_active())
 		return true;
 	/* labelam: COPY FROM of a maintenance command (see above) */
-	widened = avc_maintenance_begin();
+	widened = avc_maintenance_begin(1);
 	PG_TRY();
 	{
 		result = sepgsql_dml_privileges(rangeTabls, rteperminfos, abort);
@@ -446,7 +446,7 @@ objects_utility_start(PlannedStmt *pstmt)
 		return save;
 
 	/* labelam: a maintenance command's checks (see objects_object_access) */
-	widened = avc_maintenance_begin();
+	widened = avc_maintenance_begin(1);
 	PG_TRY();
 	{
 		utility_checks(pstmt->utilityStmt);

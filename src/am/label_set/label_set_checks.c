@@ -218,7 +218,7 @@ labelheap_selects_every_row(Relation rel)
 void
 labelheap_label_set_require(Relation rel, uint32 perms, const char *action)
 {
-	bool		widened = avc_maintenance_begin();
+	bool		widened = avc_maintenance_begin(1);
 	bool		ok;
 
 	PG_TRY();

@@ -368,7 +368,7 @@ policy_row_secid(Relation rel)
 static bool
 carry_allowed(Relation rel, Oid secid)
 {
-	bool		widened = avc_maintenance_begin();
+	bool		widened = avc_maintenance_begin(1);
 	bool		ok;
 
 	PG_TRY();
@@ -441,19 +441,36 @@ new_secid(Relation rel, uint32 *perms)
  * would have got with perms: with restore_labels, inserting it with dflt
  * and relabeling it (see the file header); else insert and relabelto on
  * target.
+ *
+ * A trusted session (avc/trusted.c) decides them with its own label when
+ * the row is written by the COPY FROM it sent (depth 1) or by the INSERT
+ * that dump.c runs directly inside it for a restored row (depth 2): a
+ * restore writes rows of every level.  Its narrowed label, which decides
+ * elsewhere, may not relabel onto a label it may not write.
  */
 static void
-require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
+require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target,
+					 int depth)
 {
-	if (labelheap_restore_labels)
+	bool		widened = avc_maintenance_begin(depth);
+
+	PG_TRY();
 	{
-		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
-						  AVC_DB_TUPLE_RELABELFROM);
-		avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+		if (labelheap_restore_labels)
+		{
+			avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
+							  AVC_DB_TUPLE_RELABELFROM);
+			avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+		}
+		else
+			avc_require_tuple(rel, target,
+							  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
 	}
-	else
-		avc_require_tuple(rel, target,
-						  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
 }
 
 void
@@ -500,11 +517,13 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	uint32		perms;
 	Oid			secid = new_secid(rel, &perms);
 	Oid			colsecid = column_secid(rel, slot);
+	int			depth = 1;
 
 	/* the row dump.c restores, inserted by its own INSERT */
 	if (unlikely(OidIsValid(restore_secid)) &&
 		labelheap_frame_outer_id() == restore_frame)
 	{
+		depth = 2;
 		colsecid = restore_secid;
 		restore_secid = InvalidOid;
 		if (perms == 0)
@@ -522,7 +541,7 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 			avc_require_tuple(rel, colsecid, AVC_DB_TUPLE_RELABELTO);
 		}
 		else
-			require_chosen_label(rel, secid, perms, colsecid);
+			require_chosen_label(rel, secid, perms, colsecid, depth);
 		return colsecid;
 	}
 	if (perms != 0)
@@ -560,7 +579,7 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
 		colsecid = labelheap_label_column_take(slot, batch->attnum);
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
-		require_chosen_label(rel, batch->secid, batch->perms, colsecid);
+		require_chosen_label(rel, batch->secid, batch->perms, colsecid, 1);
 		return colsecid;
 	}
 	if (!batch->checked && batch->perms != 0)
