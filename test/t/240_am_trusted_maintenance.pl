@@ -200,5 +200,51 @@ denied($err, 'the maintenance session may not update an s0 row (42501)');
 ($rc, $out, $err) = run($node, 'a_maint', "DELETE FROM tn WHERE id = 31");
 denied($err, 'nor delete an s3 row (42501)');
 
+# A full-clearance dump and restore: pg_dump as the maintenance subject
+# reads every row with its label; the restore writes rows of every level
+# (and builds the indexes of multi-level tables) in one session labeled
+# labelam_maint_t.  As in README's steps, the schema comes first, in a
+# session labeled by labelam.default_client_label (the new database has no
+# labelam.role_label before it), then the restorer's label, then the rest.
+my $dir = PostgreSQL::Test::Utils::tempdir;
+sub run_env
+{
+	my ($env, @cmd) = @_;
+	local %ENV = (%ENV, %$env);
+	delete $ENV{PGAPPNAME};
+	my ($stdout, $stderr);
+	my $ok = IPC::Run::run(\@cmd, '>', \$stdout, '2>', \$stderr);
+	return ($ok, $stdout // '', $stderr // '');
+}
+sub all_rows
+{
+	my ($db, $role) = @_;
+	return $node->safe_psql($db, q{
+		SELECT string_agg(format('%s.%s|%s', c.relname, x.id, x.lbl), ';' ORDER BY c.relname, x.id)
+		FROM (SELECT 't' AS tab, id, t.security_label AS lbl FROM t
+		      UNION ALL SELECT 'tn', id, tn.security_label FROM tn) x
+		JOIN pg_class c ON c.relname = x.tab},
+		extra_params => [ '-U', $role ]);
+}
+$node->safe_psql('postgres', 'CREATE ROLE a_rest LOGIN SUPERUSER; CREATE DATABASE dst');
+my $src_rows = all_rows('postgres', 'a_maint');
+like($src_rows, qr/t\.1\|.*:s0;.*t\.11\|.*:s1;.*t\.33\|.*:s3;.*tn\.99\|.*:s15:c0\.c1023$/,
+	'the source: rows at s0, s1, s3 and the top');
+my ($ok, $dout, $derr) = run_env({ PGOPTIONS => '-c labelam.dump_labels=on' },
+	'pg_dump', '-Fc', '-f', "$dir/all.dump", '-U', 'a_maint', '-d', $node->connstr('postgres'));
+ok($ok, 'pg_dump of every level by the maintenance subject') or diag($derr);
+($ok, $dout, $derr) = run_env({}, 'pg_restore', '--section=pre-data', '-U', 'a_rest',
+	'-d', $node->connstr('dst'), "$dir/all.dump");
+ok($ok, 'pre-data restored') or diag($derr);
+$node->safe_psql('dst', "INSERT INTO labelam.role_label VALUES ('a_rest', '$MAINT')");
+($ok, $dout, $derr) = run_env({ PGOPTIONS => '-c labelam.restore_labels=on' },
+	'pg_restore', '--section=data', '--section=post-data', '-U', 'a_rest',
+	'-d', $node->connstr('dst'), "$dir/all.dump");
+ok($ok, 'data and post-data (indexes of multi-level tables) restored in one session') or diag($derr);
+is(all_rows('dst', 'a_rest'), $src_rows, 'every row restored with its label');
+is($node->safe_psql('dst', "SELECT count(*) FROM pg_indexes WHERE tablename = 't'"),
+	$node->safe_psql('postgres', "SELECT count(*) FROM pg_indexes WHERE tablename = 't'"),
+	'the indexes of the multi-level table are rebuilt');
+
 $node->stop;
 done_testing();

@@ -160,7 +160,7 @@ attack('code that writes a row at the clearance and relabels it down to s0', q{
 		BEGIN
 			PERFORM steal(x, 'leak');
 			PERFORM set_config('labelam.update_label', 'staff_u:object_r:sepgsql_table_t:s0', true);
-			UPDATE leak SET v = v;
+			UPDATE leak SET v = v WHERE v = x;
 			RETURN true;
 		END $$;
 	CREATE FUNCTION steal_down(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE

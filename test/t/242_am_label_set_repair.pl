@@ -118,13 +118,16 @@ $node->safe_psql('postgres', "COMMIT PREPARED 'w1'");
 is(set_of('w'), "$L0,$L1", 'after the writer committed, the repair keeps its label');
 
 # a backend that knew the pair is in the set notes its label again after
-# a repair removed it: s1 session A writes and deletes, the maintenance
-# subject repairs, A writes again; s0 must be refused again
-my $a = $node->background_psql('postgres', extra_params => [ '-U', 'r_s1' ]);
-$a->query_safe('INSERT INTO w VALUES (102); DELETE FROM w WHERE id > 100');
+# a repair removed it: s1 session A finds the committed pair (w, s1) when
+# it writes a row in a transaction it rolls back (an aborted row does not
+# count, and nothing invalidates A's knowledge), the maintenance subject
+# repairs, A writes again; s0 must be refused again
+as('r_s1', 'DELETE FROM w WHERE id > 100');
 $node->safe_psql('postgres', 'VACUUM w');
+my $a = $node->background_psql('postgres', extra_params => [ '-U', 'r_s1' ]);
+$a->query_safe('BEGIN; INSERT INTO w VALUES (102); ROLLBACK');
 ($rc, $out, $err) = repair('a_maint', 'w');
-is($out, "$L1:removed", 'the repair removes s1 once its rows are gone');
+is($out, "$L1:removed", 'the repair removes s1: only an aborted row carried it');
 $a->query_safe('INSERT INTO w VALUES (103)');
 $a->quit;
 is(set_of('w'), "$L0,$L1", 'a writer that knew the pair notes s1 again');
