@@ -47,13 +47,13 @@ $node->safe_psql('postgres', q{
 	CREATE SEQUENCE leak_seq;
 	SELECT lo_create(4242);
 	CREATE FUNCTION steal(x text, sink text) RETURNS boolean LANGUAGE plpgsql
-		AS $$ BEGIN EXECUTE format('INSERT INTO %I VALUES ($1)', sink) USING x; RETURN true; END $$;
+		AS $$ BEGIN EXECUTE format('INSERT INTO public.%I VALUES ($1)', sink) USING x; RETURN true; END $$;
 	CREATE FUNCTION steal_imm(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE
-		AS $$ BEGIN PERFORM steal(x, 'leak'); RETURN x; END $$;
+		AS $$ BEGIN PERFORM public.steal(x, 'leak'); RETURN x; END $$;
 	CREATE FUNCTION steal_heap_imm(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE
-		AS $$ BEGIN PERFORM steal(x, 'leak_heap'); RETURN x; END $$;
+		AS $$ BEGIN PERFORM public.steal(x, 'leak_heap'); RETURN x; END $$;
 	CREATE FUNCTION notify_imm(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE
-		AS $$ BEGIN PERFORM pg_notify('loot', x); RETURN x; END $$;
+		AS $$ BEGIN PERFORM pg_catalog.pg_notify('loot', x); RETURN x; END $$;
 	GRANT ALL ON leak, leak_heap, leak_seq TO PUBLIC;
 	GRANT SELECT, UPDATE ON LARGE OBJECT 4242 TO PUBLIC;
 }, extra_params => [ '-U', 'a_s0' ]);
@@ -158,20 +158,20 @@ attack('an index expression notifying each row', undef,
 attack('code that writes a row at the clearance and relabels it down to s0', q{
 	CREATE FUNCTION steal_down_v(x text) RETURNS boolean LANGUAGE plpgsql AS $$
 		BEGIN
-			PERFORM steal(x, 'leak');
+			PERFORM public.steal(x, 'leak');
 			PERFORM set_config('labelam.update_label', 'staff_u:object_r:sepgsql_table_t:s0', true);
-			UPDATE leak SET v = v WHERE v = x;
+			UPDATE public.leak SET v = v WHERE v = x;
 			RETURN true;
 		END $$;
 	CREATE FUNCTION steal_down(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE
-		AS $$ BEGIN PERFORM steal_down_v(x); RETURN x; END $$;},
+		AS $$ BEGIN PERFORM public.steal_down_v(x); RETURN x; END $$;},
 	'CREATE INDEX t_steal ON t (steal_down(v))', 'refused');
 attack('a USING expression copying each row', undef,
 	'ALTER TABLE t ALTER COLUMN v TYPE text USING steal_imm(v)', 'top');
 attack('an error message about a high row, stored by the code that caught it', q{
 	CREATE FUNCTION keep_error(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
 		BEGIN PERFORM x::int; RETURN x;
-		EXCEPTION WHEN others THEN PERFORM steal(SQLERRM, 'leak'); RETURN x; END $$;},
+		EXCEPTION WHEN others THEN PERFORM public.steal(SQLERRM, 'leak'); RETURN x; END $$;},
 	'CREATE INDEX t_steal ON t (keep_error(v))', 'top');
 attack('a row trigger on what a restore writes (COPY FROM)', q{
 	CREATE FUNCTION row_copy() RETURNS trigger LANGUAGE plpgsql AS $$
