@@ -13,8 +13,13 @@
  * "selinux" label provider and decide the same objects twice; labelam
  * does what sepgsql does (README, "Objects"), so start-up is refused.
  *
+ * A trusted session (avc/trusted.c) decides the checks of a maintenance
+ * command it sends itself with its own label (objects_object_access,
+ * objects_exec_check_perms, objects_utility_start, objects_relabel), with
+ * its label narrowed to its clearance everywhere else.
+ *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
- * (objects_object_access, objects_exec_check_perms and the utility
+ * (object_access_checks, objects_exec_check_perms and the utility
  * checks follow sepgsql_object_access, sepgsql_exec_check_perms and
  * sepgsql_utility_command of PostgreSQL 15.18, contrib/sepgsql/hooks.c;
  * 18.6's sepgsql_exec_check_perms also passes the RTEPermissionInfo list,
