@@ -81,11 +81,11 @@ avc_leave(bool routine)
 	avc_subject_narrow();
 }
 
-/* Is the outermost call a utility command, depth calls deep now? */
+/* Is the outermost call a utility command, depth (>= 1) calls deep now? */
 bool
 avc_under_utility(int depth)
 {
-	return nesting == depth && outermost_utility;
+	return depth >= 1 && nesting == depth && outermost_utility;
 }
 
 /* After ExecutorEnd and utility commands: audit lines of a top-level statement */

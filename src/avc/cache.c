@@ -129,9 +129,9 @@ static uint32 avc_subject_lid = 0;	/* 0: not looked up yet */
  * avc_subject its narrowed label, with whose decisions the own label's
  * are ANDed (avc_subject_and; avc_and_lid its local id), except while
  * avc_subject_widen() lets the own label decide alone.  Whether the
- * session is trusted is settled under the policy with sequence number
- * avc_trust_seqno (0: not yet).  For other sessions avc_subject is
- * avc_session_subject and nothing is ANDed.
+ * session is trusted is known (avc_trust_known) for the policy with
+ * sequence number avc_trust_seqno, and settled again under a new one.  For
+ * other sessions avc_subject is avc_session_subject and nothing is ANDed.
  */
 static char *avc_session_subject = NULL;	/* TopMemoryContext */
 static char *avc_narrowed_subject = NULL;	/* TopMemoryContext */

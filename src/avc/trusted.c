@@ -33,9 +33,11 @@
  * (avc_trusted_narrowed) are the database's default label and the
  * policy's "unlabeled" context, at the high level.  Under the stock MLS
  * policy a range reads and writes at its low level only (no difference:
- * not trusted, decided as before); under MCS the high level decides for
- * constrained types and nothing for the others (the same for both: not
- * trusted).  If neither object tells (the low level holds no permission
+ * not trusted, decided as before).  MCS constraints compare high levels:
+ * an unconstrained type's range decides as its low level (not trusted); a
+ * constrained type's counts as trusted, and its narrowed label decides as
+ * its range does, except that new rows get the high level.  If neither
+ * object tells (the low level holds no permission
  * on them), the label is taken as trusted: the conjunction only ever takes
  * permissions away.  A narrowed label that still writes below its
  * clearance (a domain with mlsdbwrite, which ignores levels) cannot be
@@ -45,7 +47,9 @@
  * around checks that labelam's maintenance code makes itself, and only
  * while the one command running is a utility command the client sent
  * (nothing nested: no ExecutorStart, ExecutorRun, ExecutorFinish or
- * utility command inside it, no trusted procedure, no parallel worker).
+ * utility command inside it, no trusted procedure, no parallel worker),
+ * or, for the INSERT that dump.c runs for a restored row, one call inside
+ * it.
  * Code that PostgreSQL runs for the user inside such a command reaches
  * tables and DDL only through executors and utility commands of its own,
  * which are nested, so it never decides with the session's own label;
