@@ -34,14 +34,16 @@
  * policy's "unlabeled" context, at the high level.  Under the stock MLS
  * policy a range reads and writes at its low level only (no difference:
  * not trusted, decided as before).  MCS constraints compare high levels:
- * an unconstrained type's range decides as its low level (not trusted); a
- * constrained type's counts as trusted, and its narrowed label decides as
- * its range does, except that new rows get the high level.  If neither
- * object tells (the low level holds no permission
+ * an unconstrained type's range decides as its low level, a constrained
+ * type's as its high level, which may write below itself (not trusted
+ * either, below).  If neither object tells (the low level holds no permission
  * on them), the label is taken as trusted: the conjunction only ever takes
  * permissions away.  A narrowed label that still writes below its
  * clearance (a domain with mlsdbwrite, which ignores levels) cannot be
- * confined: the session is refused (42501).
+ * confined: the session is refused (42501), unless its range stays within
+ * one sensitivity, as MCS ranges do: MCS lets every label write below its
+ * high level, so there is nothing to confine, and the range decides as
+ * before.
  *
  * Where the session's own label decides (avc_maintenance_begin): only
  * around checks that labelam's maintenance code makes itself, and only
@@ -245,7 +247,20 @@ avc_trusted_narrowed(const char *label)
 	}
 	if (!told)
 		trusted = true;
-	if (trusted && !confined)
+
+	/*
+	 * A clearance that may write below itself: under MCS every label may
+	 * (its constraints compare high levels only), so there is no write
+	 * down to prevent and the range decides as before; a range across
+	 * sensitivities is MLS, where only an exemption that ignores levels
+	 * (mlsdbwrite) allows it, and code the session runs could not be held
+	 * to its clearance: refused.
+	 */
+	if (trusted && !confined &&
+		strcspn(lo, ":") == strcspn(hi, ":") &&
+		strncmp(lo, hi, strcspn(lo, ":")) == 0)
+		trusted = false;
+	else if (trusted && !confined)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("security label \"%s\" cannot be confined", label),
