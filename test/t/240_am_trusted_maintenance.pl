@@ -6,8 +6,11 @@
 # A table holds rows at s0, s1 and s3 (written by staff_t sessions of each
 # level).  Every whole-table command succeeds for the maintenance subject
 # and keeps every row and label; the same command stays refused to the
-# administrator at s0 and at the top level (staff_u:sysadm_r:sysadm_t:s0,
-# :s15:c0.c1023).  Outside those commands the maintenance session decides
+# administrator at s0 (staff_u:sysadm_r:sysadm_t:s0) and, unless it only
+# reads every row (validation, REINDEX, CLUSTER, VACUUM FULL), to the
+# administrator at the top level (:s15:c0.c1023).  A full-clearance dump
+# and restore keeps every label.  Outside those commands the maintenance
+# session decides
 # as its label narrowed to its clearance: it reads every row, writes rows
 # at the top only, and a command it does not send itself (from a DO block
 # or a function) gets no exemption.
