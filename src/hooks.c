@@ -12,6 +12,9 @@
  *							with labelam.dump_labels, of any labelheap
  *							table) runs as COPY (SELECT ...) TO
  *		avc/boundaries.c	statement start (policy reload check), depth
+ *							(a trusted session's maintenance checks use
+ *							its own label only in a command nested in
+ *							nothing: avc/trusted.c)
  *		am/read/frames.c	the command's frame: its own scans are strict,
  *							COPY TO's filtered; EXPLAIN's reports buffers
  *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
@@ -21,6 +24,7 @@
  *		lbac/guard.c		ALTER TABLE and CREATE INDEX on the lbac
  *							model's tables, ALTER EXTENSION labelam
  *							ADD/DROP
+ *		am/channels/notify.c no NOTIFY from a trusted session
  *		files/copy.c		COPY to or from a server file: the file opened
  *							and decided on its descriptor, rows from it
  *							at its level, a read ceiling while writing
@@ -39,6 +43,8 @@
  *							before any parallel worker starts)
  *		objects/label.c		no parallel workers inside trusted procedures,
  *							nor while a file is written (read ceiling)
+ *		avc/boundaries.c	depth, around PostgreSQL's (a query started
+ *							inside a maintenance command is nested in it)
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
  *							auto_explain) over rows beyond the session's
@@ -64,12 +70,15 @@
  *		am/channels/raw_access.c logical decoding functions need every label
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
+ *		am/channels/notify.c no pg_notify() in a trusted session
  *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
  *		files/large_objects.c lo_import, lo_export reached without their
  *							checked twins: refused
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
- *							truncate, schema search, function execute
+ *							truncate, schema search, function execute (a
+ *							trusted session's maintenance command decides
+ *							its own DDL checks with its own label)
  *		lbac/guard.c		no TRUNCATE or ALTER of the lbac model's
  *							tables, no DROP ROLE of a role it names
  *	ClientAuthentication
@@ -150,6 +159,7 @@
 
 #include "hooks.h"
 #include "am/labelheap_hooks.h"
+#include "am/channels/notify.h"
 #include "am/label_set/label_set.h"
 #include "avc/avc.h"
 #include "files/files.h"
@@ -204,7 +214,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	routine = IsA(pstmt->utilityStmt, CallStmt) ||
 		IsA(pstmt->utilityStmt, DoStmt);
 	avc_statement_start();
-	avc_enter(routine);
+	avc_enter(routine, true);
 	labelheap_frame_enter_utility(&frame, pstmt);
 	PG_TRY();
 	{
@@ -212,6 +222,7 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
 		lbac_utility(pstmt);
+		labelheap_notify_utility(pstmt);
 		pstmt = files_utility_start(pstmt, &readOnlyTree,
 									(void **) &files_saved);
 		if (!label_sql_restore_utility(pstmt, queryString, qc))
@@ -236,7 +247,18 @@ labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	avc_statement_start();
 	objects_executor_start(queryDesc);
-	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
+	/* a query started inside a maintenance command is nested in it */
+	avc_enter(false, false);
+	PG_TRY();
+	{
+		CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc,
+				  eflags);
+	}
+	PG_FINALLY();
+	{
+		avc_leave(false);
+	}
+	PG_END_TRY();
 	labelheap_instrumented_executor_start(queryDesc, eflags);
 	labelheap_ios_executor_start(queryDesc);
 }
@@ -252,7 +274,7 @@ labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 {
 	LabelheapFrame frame;
 
-	avc_enter(false);
+	avc_enter(false, false);
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
@@ -279,7 +301,7 @@ labelam_ExecutorFinish(QueryDesc *queryDesc)
 {
 	LabelheapFrame frame;
 
-	avc_enter(false);
+	avc_enter(false, false);
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
@@ -336,6 +358,7 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
 	labelheap_raw_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
+	labelheap_notify_object_access(access, classId, objectId);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	files_object_access(access, classId, objectId);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);

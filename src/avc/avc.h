@@ -46,10 +46,26 @@ extern void avc_init(void);
 struct Port;
 extern void avc_client_authentication(struct Port *port, int status);
 extern void avc_statement_start(void);
-extern void avc_enter(bool routine);
+extern void avc_enter(bool routine, bool utility);
 extern void avc_leave(bool routine);
 extern void avc_statement_done(void);
 extern void avc_xact(XactEvent event);
+
+/*
+ * trusted.c: a trusted session (a label whose MLS range the policy honours
+ * with an exemption, such as labelam_maint_t's) decides with its label
+ * narrowed to its clearance, except around a maintenance command's own
+ * checks: avc_maintenance_begin(depth) lets its own label decide if the
+ * outermost call running is a utility command the client sent, depth calls
+ * deep (1: the command itself, nothing nested), and returns true; pass the
+ * result to avc_maintenance_end (also on error).  Does nothing (false) for
+ * other sessions and elsewhere.
+ */
+extern bool avc_maintenance_begin(int depth);
+extern void avc_maintenance_end(bool widened);
+
+/* Is the session's own label a trusted subject (trusted.c)? */
+extern bool avc_session_trusted(void);
 
 /*
  * The session's subject label (canonical text), or NULL in a process that
@@ -59,6 +75,9 @@ extern void avc_xact(XactEvent event);
  * Client backends never run without one (their connection is refused).
  */
 extern const char *avc_client_label(void);
+
+/* The session's own label (labelam.session_label), whatever decides now. */
+extern const char *avc_session_label_text(void);
 
 /*
  * labelam.set_client_label's checks and effect (client.c): the session

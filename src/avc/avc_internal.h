@@ -90,6 +90,17 @@ extern void avc_denials_note(Relation rel, AvcClass tclass, AvcObjKind kind,
 extern void avc_denials_publish(void);
 extern void avc_denials_discard(void);
 
+/* cache.c: the subject of a trusted session (trusted.c) */
+extern bool avc_subject_is_narrowed(void);
+extern void avc_subject_widen(void);
+extern void avc_subject_narrow(void);
+
+/* trusted.c */
+extern char *avc_trusted_narrowed(const char *label);
+
+/* boundaries.c */
+extern bool avc_under_utility(int depth);
+
 /* client.c */
 extern void avc_client_init(void);
 extern void avc_client_auth(Port *port);

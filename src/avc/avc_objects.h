@@ -25,6 +25,7 @@ typedef struct AvcSubjectSave
 {
 	char	   *text;
 	uint32		lid;
+	bool		narrowed;		/* a trusted session's narrowed label */
 } AvcSubjectSave;
 
 extern AvcSubjectSave avc_push_subject(const char *label);

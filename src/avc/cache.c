@@ -61,6 +61,8 @@ typedef struct AvcKey
 #define AVC_KIND_CREATE		16
 /* kinds of entry holding the decision on a pair of labels (relabel) */
 #define AVC_KIND_RELABEL	32
+/* a narrowed session's decision: its narrowed label's AND its own (trusted.c) */
+#define AVC_KIND_AND		256
 
 typedef struct AvcEntry
 {
@@ -125,9 +127,30 @@ static uint32 avc_label_count = 0;
 static uint32 avc_label_alloc = 0;
 static uint32 avc_label_next = 1;	/* never reused: 0 is "none" */
 
-/* the session's subject */
+/* the subject decisions are made with */
 static char *avc_subject = NULL;	/* canonical text, TopMemoryContext */
 static uint32 avc_subject_lid = 0;	/* 0: not looked up yet */
+
+/*
+ * A trusted session (trusted.c): avc_session_subject is its own label, and
+ * avc_subject its narrowed label, with whose decisions the own label's
+ * are ANDed (avc_subject_and; avc_and_lid its local id), except while
+ * avc_subject_widen() lets the own label decide alone.  Whether the
+ * session is trusted is known (avc_trust_known) for the policy with
+ * sequence number avc_trust_seqno, and settled again under a new one.  For
+ * other sessions avc_subject is avc_session_subject and nothing is ANDed.
+ */
+static char *avc_session_subject = NULL;	/* TopMemoryContext */
+static char *avc_narrowed_subject = NULL;	/* TopMemoryContext */
+static bool avc_subject_and = false;
+static uint32 avc_and_lid = 0;
+static bool avc_widened = false;
+static bool avc_trust_known = false;
+static uint64 avc_trust_seqno = 0;
+static bool avc_trust_settling = false;
+
+#define avc_trust_unsettled() \
+	(!avc_trust_known || avc_trust_seqno != avc_seqno)
 
 /* trusted procedures running (avc_push_subject) */
 static int	avc_pushed = 0;
@@ -210,6 +233,7 @@ avc_cache_create(void)
 	avc_label_first = avc_label_next;
 	avc_label_count = 0;
 	avc_subject_lid = 0;
+	avc_and_lid = 0;
 }
 
 /* Forget every decision (and every local label). */
@@ -230,6 +254,7 @@ avc_cache_reset(void)
 	avc_labels = NULL;
 	avc_label_texts = NULL;
 	avc_subject_lid = 0;
+	avc_and_lid = 0;
 }
 
 static inline void
@@ -310,24 +335,154 @@ avc_decision_text(AvcObjKind kind, uint32 object)
 	return text;
 }
 
-/* The session's label changed (or was set at connection): start over. */
-void
-avc_set_subject(const char *label)
+/* the decision subject's text becomes label (copied; NULL for none) */
+static void
+avc_subject_text(const char *label)
 {
 	char	   *copy = NULL;
 
-	if (label != NULL && label[0] != '\0')
+	if (label != NULL)
 		copy = MemoryContextStrdup(TopMemoryContext, label);
 	if (avc_subject)
 		pfree(avc_subject);
 	avc_subject = copy;
+	avc_subject_lid = 0;
+	avc_and_lid = 0;
+}
+
+/* The session's label changed (or was set at connection): start over. */
+void
+avc_set_subject(const char *label)
+{
+	if (avc_session_subject)
+		pfree(avc_session_subject);
+	avc_session_subject = NULL;
+	if (label != NULL && label[0] != '\0')
+		avc_session_subject = MemoryContextStrdup(TopMemoryContext, label);
+	avc_subject_text(avc_session_subject);
+	avc_subject_and = false;
+	avc_widened = false;
+	avc_trust_known = false;
 	avc_cache_reset();
 }
 
+/* the decisions a change of subject may have made stale are forgotten */
+static void
+avc_subject_changed(void)
+{
+	avc_decision_epoch++;
+	avc_fast[0].object = 0;
+	avc_fast[1].object = 0;
+	avc_table_label_forget();	/* new rows: the new subject's labels */
+}
+
+/*
+ * Is the session trusted (trusted.c), under the policy in force?  Settled
+ * once a policy, when the subject is the session's own (not a trusted
+ * procedure's, not widened).  An ERROR (a label that cannot be confined)
+ * leaves it unsettled, so every later decision fails too.
+ */
+static void
+avc_trust_settle(void)
+{
+	char	   *narrowed;
+
+	if (!avc_trust_unsettled() || avc_pushed > 0 || avc_widened ||
+		avc_trust_settling)
+		return;
+	if (avc_session_subject == NULL)
+	{
+		avc_trust_known = true;
+		avc_trust_seqno = avc_seqno;
+		return;
+	}
+	avc_trust_settling = true;
+	PG_TRY();
+	{
+		narrowed = avc_trusted_narrowed(avc_session_subject);
+	}
+	PG_FINALLY();
+	{
+		avc_trust_settling = false;
+	}
+	PG_END_TRY();
+	avc_trust_known = true;
+	avc_trust_seqno = avc_seqno;
+	if (avc_narrowed_subject)
+		pfree(avc_narrowed_subject);
+	avc_narrowed_subject = NULL;
+	if (narrowed != NULL)
+	{
+		avc_narrowed_subject = MemoryContextStrdup(TopMemoryContext, narrowed);
+		pfree(narrowed);
+	}
+	avc_subject_text(avc_narrowed_subject ? avc_narrowed_subject :
+					 avc_session_subject);
+	avc_subject_and = avc_narrowed_subject != NULL;
+	avc_subject_changed();
+}
+
+/* the label decisions are made with (a trusted session's narrowed one) */
 const char *
 avc_client_label(void)
 {
+	if (unlikely(avc_trust_unsettled()) && avc_session_subject != NULL &&
+		!avc_trust_settling)
+	{
+		if (unlikely(avc_revalidate_pending))
+			avc_revalidate();
+		avc_trust_settle();
+	}
 	return avc_subject;
+}
+
+/* the session's own label (labelam.session_label), whatever decides */
+const char *
+avc_session_label_text(void)
+{
+	return avc_session_subject;
+}
+
+bool
+avc_session_trusted(void)
+{
+	(void) avc_client_label();
+	return avc_narrowed_subject != NULL;
+}
+
+/*
+ * Does the session decide with its narrowed label now (not widened, no
+ * trusted procedure running)?
+ */
+bool
+avc_subject_is_narrowed(void)
+{
+	(void) avc_client_label();
+	return avc_subject_and && !avc_widened && avc_pushed == 0;
+}
+
+/* trusted.c: the session's own label decides alone, until narrowed again */
+void
+avc_subject_widen(void)
+{
+	Assert(avc_subject_is_narrowed());
+	avc_widened = true;
+	avc_subject_text(avc_session_subject);
+	avc_subject_and = false;
+	avc_subject_changed();
+}
+
+void
+avc_subject_narrow(void)
+{
+	if (!avc_widened)
+		return;
+	avc_widened = false;
+	avc_subject_text(avc_narrowed_subject);
+	avc_subject_and = avc_narrowed_subject != NULL;
+	if (avc_narrowed_subject == NULL)	/* settled anew meanwhile */
+		avc_subject_text(avc_session_subject);
+	avc_subject_changed();
 }
 
 /*
@@ -341,6 +496,8 @@ avc_subject_local_id(void)
 {
 	if (unlikely(avc_revalidate_pending))
 		avc_revalidate();
+	if (unlikely(avc_trust_unsettled()))
+		avc_trust_settle();
 	if (avc_subject == NULL)
 		return 0;
 	if (avc_subject_lid == 0 || avc_cache == NULL)
@@ -348,6 +505,7 @@ avc_subject_local_id(void)
 		uint32		lid = avc_local_id(avc_subject);
 
 		avc_subject_lid = lid;
+		avc_and_lid = avc_subject_and ? avc_local_id(avc_session_subject) : 0;
 	}
 	return avc_subject_lid;
 }
@@ -564,6 +722,48 @@ avc_remember(AvcKey key, AvcDecision *d)
 }
 
 /*
+ * A narrowed session's decision (trusted.c): allowed only what both its
+ * narrowed label (a) and its own (b) allow; a denial is audited as the
+ * label that denies it says.  And no relabeling onto a label the narrowed
+ * label may not write (db_tuple insert or update, an object's setattr):
+ * Debian's MLS policy lets a subject relabel an object it may write to any
+ * level its clearance dominates, so a narrowed label could otherwise write
+ * a row at its clearance and move it down.
+ */
+static void
+avc_decision_and(AvcClass tclass, AvcDecision *a, const AvcDecision *b)
+{
+	uint32		allowed = a->allowed & b->allowed;
+	uint32		denied_by_b;
+	uint32		writes;
+	uint32		relabelto;
+
+	if (tclass == AVC_CLASS_DB_TUPLE)
+	{
+		writes = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_UPDATE;
+		relabelto = AVC_DB_TUPLE_RELABELTO;
+	}
+	else
+	{
+		writes = AVC_DB_SETATTR;
+		relabelto = AVC_DB_RELABELTO;
+	}
+	if (tclass != AVC_CLASS_PROCESS && (allowed & writes) == 0)
+		allowed &= ~relabelto;
+	denied_by_b = a->allowed & ~allowed;
+
+	a->auditallow &= allowed;
+	a->auditdeny = (a->auditdeny & ~a->allowed) | (b->auditdeny & denied_by_b);
+	a->constrained = (a->constrained & ~a->allowed) |
+		(b->constrained & denied_by_b);
+	a->permissive = a->permissive && b->permissive;
+	a->allowed = allowed;
+}
+
+static bool avc_decide_as(AvcClass tclass, uint32 subject_lid, uint32 and_lid,
+						  AvcObjKind kind, uint32 object, AvcDecision *avd);
+
+/*
  * The decision for (subject, object, class), from the cache or the
  * provider.  Denies everything for subject 0 (no subject) and for secids
  * that name no label (maybe not committed yet); returns false for those,
@@ -572,6 +772,23 @@ avc_remember(AvcKey key, AvcDecision *d)
 bool
 avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 		   uint32 object, AvcDecision *avd)
+{
+	return avc_decide_as(tclass, subject_lid, 0, kind, object, avd);
+}
+
+/* The same for the session's subject: a narrowed one's is ANDed. */
+static inline bool
+avc_decide_session(AvcClass tclass, AvcObjKind kind, uint32 object,
+				   AvcDecision *avd)
+{
+	uint32		subject = avc_subject_local_id();
+
+	return avc_decide_as(tclass, subject, avc_and_lid, kind, object, avd);
+}
+
+static bool
+avc_decide_as(AvcClass tclass, uint32 subject_lid, uint32 and_lid,
+			  AvcObjKind kind, uint32 object, AvcDecision *avd)
 {
 	AvcKey		key;
 	char	   *otext;
@@ -590,7 +807,7 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 	key.object = object;
 	key.object2 = 0;
 	key.tclass = tclass;
-	key.kind = kind;
+	key.kind = kind | (and_lid != 0 ? AVC_KIND_AND : 0);
 	if (!avc_cached(key, avd))
 	{
 		stext = avc_local_text(subject_lid);
@@ -601,6 +818,14 @@ avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 			return false;
 		}
 		avc_provider->compute_av(stext, otext, tclass, &d);
+		if (and_lid != 0)
+		{
+			AvcDecision own;
+
+			avc_provider->compute_av(avc_local_text(and_lid), otext, tclass,
+									 &own);
+			avc_decision_and(tclass, &d, &own);
+		}
 		if (kind == AVC_OBJ_SECID)
 			pfree(otext);
 		avc_remember(key, &d);
@@ -638,8 +863,7 @@ avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms,
 	{
 		AvcDecision d;
 
-		if (avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), kind,
-					   object, &d))
+		if (avc_decide_session(AVC_CLASS_DB_TUPLE, kind, object, &d))
 		{
 			fast->object = fkey;
 			fast->avd = d;
@@ -700,8 +924,8 @@ avc_tuple_allowed(Oid object_secid, uint32 perms)
 	AvcDecision d;
 
 	/* not cacheable (no subject, unknown secid) comes back as deny-all */
-	(void) avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(),
-					  AVC_OBJ_SECID, object_secid, &d);
+	(void) avc_decide_session(AVC_CLASS_DB_TUPLE, AVC_OBJ_SECID, object_secid,
+							  &d);
 	return (d.allowed & perms) == perms || d.permissive;
 }
 
@@ -713,8 +937,8 @@ avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 		AvcDecision d;
 		char	   *otext = NULL;
 
-		avc_decide(AVC_CLASS_DB_TUPLE, avc_subject_local_id(), AVC_OBJ_SECID,
-				   object_secid, &d);
+		avc_decide_session(AVC_CLASS_DB_TUPLE, AVC_OBJ_SECID, object_secid,
+						   &d);
 		/* name the row's label only to a session that may read it */
 		if ((d.allowed & AVC_DB_TUPLE_SELECT) || d.permissive)
 			otext = label_text(object_secid);
@@ -1014,7 +1238,7 @@ avc_decide_object(AvcClass tclass, const char *tcontext, AvcDecision *avd,
 	key.object = object;
 	key.object2 = 0;
 	key.tclass = tclass;
-	key.kind = AVC_OBJ_LOCAL;
+	key.kind = AVC_OBJ_LOCAL | (avc_and_lid != 0 ? AVC_KIND_AND : 0);
 	e = avch_lookup(avc_cache, key);
 	if (e != NULL)
 	{
@@ -1028,6 +1252,14 @@ avc_decide_object(AvcClass tclass, const char *tcontext, AvcDecision *avd,
 		unlabeled = (tcontext[0] == '\0' || !avc_provider->valid(tcontext));
 		label = unlabeled ? avc_unlabeled_text() : tcontext;
 		avc_provider->compute_av(avc_local_text(subject), label, tclass, avd);
+		if (avc_and_lid != 0)
+		{
+			AvcDecision own;
+
+			avc_provider->compute_av(avc_local_text(avc_and_lid), label,
+									 tclass, &own);
+			avc_decision_and(tclass, avd, &own);
+		}
 		e = avc_lookup(key, &found);
 		e->avd = *avd;
 		e->created = NULL;
@@ -1092,8 +1324,11 @@ avc_push_subject(const char *label)
 
 	save.text = avc_subject;
 	save.lid = avc_subject_lid;
+	save.narrowed = avc_subject_and;
 	avc_subject = MemoryContextStrdup(TopMemoryContext, label);
 	avc_subject_lid = 0;
+	avc_subject_and = false;
+	avc_and_lid = 0;
 	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;
@@ -1109,8 +1344,10 @@ avc_pop_subject(AvcSubjectSave save)
 	if (avc_subject)
 		pfree(avc_subject);
 	avc_subject = save.text;
+	avc_subject_and = save.narrowed;
 	/* the cache may have started over meanwhile: look the id up again */
 	avc_subject_lid = 0;
+	avc_and_lid = 0;
 	avc_decision_epoch++;
 	avc_fast[0].object = 0;
 	avc_fast[1].object = 0;

@@ -504,7 +504,7 @@ avc_session_label_check(char **newval, void **extra, GucSource source)
 void
 avc_session_label_assign(const char *newval, void *extra)
 {
-	const char *old = avc_client_label();
+	const char *old = avc_session_label_text();
 	bool		old_none = (old == NULL);
 	bool		new_none = (newval == NULL || newval[0] == '\0');
 	bool		changed;

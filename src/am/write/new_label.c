@@ -427,7 +427,7 @@ source_active(void)
 }
 
 static void require_chosen_label(Relation rel, Oid dflt, uint32 perms,
-								 Oid target);
+								 Oid target, int depth);
 
 /*
  * base at the file's level, remembered as policy_row_secid remembers its
@@ -461,6 +461,29 @@ source_row_secid(Oid base)
 }
 
 /*
+ * May the session update rows labeled secid, as a rewrite carrying them
+ * does?  A trusted session (avc/trusted.c) decides with its own label in
+ * the ALTER TABLE it sent, nested in nothing.
+ */
+static bool
+carry_allowed(Relation rel, Oid secid)
+{
+	bool		widened = avc_maintenance_begin(1);
+	bool		ok;
+
+	PG_TRY();
+	{
+		ok = avc_check_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+/*
  * Label of a new row of rel, and in *perms the db_tuple permissions its
  * insertion needs: none when the row keeps a label it already had (table
  * rewrites, checked here for update, and partition moves, checked for
@@ -484,7 +507,7 @@ new_secid(Relation rel, uint32 *perms)
 						 errmsg("cannot rewrite relation with OID %u: a row has no valid security label",
 								src->relid),
 						 errhint("labelam.verify_labels() lists every such tuple.")));
-			if (!avc_check_tuple(rel, src->secid, AVC_DB_TUPLE_UPDATE))
+			if (!carry_allowed(rel, src->secid))
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("permission denied to rewrite relation \"%s\"",
@@ -517,7 +540,7 @@ new_secid(Relation rel, uint32 *perms)
 		*perms = AVC_DB_TUPLE_INSERT;
 		if (!OidIsValid(secid) || secid == dflt)
 			return dflt;
-		require_chosen_label(rel, dflt, AVC_DB_TUPLE_INSERT, secid);
+		require_chosen_label(rel, dflt, AVC_DB_TUPLE_INSERT, secid, 1);
 		*perms = 0;				/* checked, and carried from here */
 		return secid;
 	}
@@ -536,20 +559,37 @@ new_secid(Relation rel, uint32 *perms)
  * would have got with perms: with restore_labels, and for a row of a file,
  * inserting it with dflt and relabeling it (see the file header); else
  * insert and relabelto on target.
+ *
+ * A trusted session (avc/trusted.c) decides them with its own label when
+ * the row is written by the COPY FROM it sent (depth 1) or by the INSERT
+ * that dump.c runs directly inside it for a restored row (depth 2): a
+ * restore writes rows of every level.  Its narrowed label, which decides
+ * elsewhere, may not relabel onto a label it may not write.
  */
 static void
-require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
+require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target,
+					 int depth)
 {
-	if (labelheap_restore_labels || source_active())
+	bool		widened = avc_maintenance_begin(depth);
+
+	PG_TRY();
 	{
-		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
-						  AVC_DB_TUPLE_RELABELFROM);
-		avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
-		avc_require_relabel(rel, dflt, target);
+		if (labelheap_restore_labels || source_active())
+		{
+			avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
+							  AVC_DB_TUPLE_RELABELFROM);
+			avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+			avc_require_relabel(rel, dflt, target);
+		}
+		else
+			avc_require_tuple(rel, target,
+							  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
 	}
-	else
-		avc_require_tuple(rel, target,
-						  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
 }
 
 void
@@ -596,11 +636,13 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	uint32		perms;
 	Oid			secid = new_secid(rel, &perms);
 	Oid			colsecid = column_secid(rel, slot);
+	int			depth = 1;
 
 	/* the row dump.c restores, inserted by its own INSERT */
 	if (unlikely(OidIsValid(restore_secid)) &&
 		labelheap_frame_outer_id() == restore_frame)
 	{
+		depth = 2;
 		colsecid = restore_secid;
 		restore_secid = InvalidOid;
 		if (perms == 0)
@@ -619,7 +661,7 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 			avc_require_relabel(rel, secid, colsecid);
 		}
 		else
-			require_chosen_label(rel, secid, perms, colsecid);
+			require_chosen_label(rel, secid, perms, colsecid, depth);
 		return colsecid;
 	}
 	if (perms != 0)
@@ -657,7 +699,7 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
 		colsecid = labelheap_label_column_take(slot, batch->attnum);
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
-		require_chosen_label(rel, batch->secid, batch->perms, colsecid);
+		require_chosen_label(rel, batch->secid, batch->perms, colsecid, 1);
 		return colsecid;
 	}
 	if (!batch->checked && batch->perms != 0)
