@@ -14,6 +14,9 @@
  */
 #include "postgres.h"
 
+#include "access/relation.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "commands/defrem.h"
 #include "utils/rel.h"
 
@@ -26,6 +29,36 @@ bool
 is_labelheap_relation(Relation rel)
 {
 	return rel->rd_tableam == &labelheap_methods;
+}
+
+/*
+ * Do the rows written into rel carry labels?  A labelheap table, or a
+ * partitioned table with labelheap partitions (ddl/refuse.c keeps a tree
+ * from mixing access methods).  Locks the partitions AccessShareLock.
+ */
+bool
+labelheap_rows_labeled(Relation rel)
+{
+	List	   *members;
+	ListCell   *lc;
+	bool		labeled = false;
+
+	if (is_labelheap_relation(rel))
+		return true;
+	if (rel->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
+		return false;
+	members = find_all_inheritors(RelationGetRelid(rel), AccessShareLock,
+								  NULL);
+	foreach(lc, members)
+	{
+		Relation	member = relation_open(lfirst_oid(lc), NoLock);
+
+		labeled = is_labelheap_relation(member);
+		relation_close(member, NoLock);
+		if (labeled)
+			break;
+	}
+	return labeled;
 }
 
 /*

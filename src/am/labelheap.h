@@ -38,6 +38,8 @@ extern void labelam_am_init(void);
 extern bool is_labelheap_relation(Relation rel);
 /* is amoid labelheap's access method (for relations that are not open)? */
 extern bool is_labelheap_am(Oid amoid);
+/* do rows written into rel carry labels (labelheap, or such partitions)? */
+extern bool labelheap_rows_labeled(Relation rel);
 
 /* tuple.c: the label stored in a tuple version, for labelam.row_label() */
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,

@@ -55,11 +55,15 @@ extern int	avc_routine_depth;
 extern uint32 avc_perms_from_names(AvcClass tclass, const char *const *names,
 								   int n);
 extern char *avc_perms_text(AvcClass tclass, uint32 perms);
+/* the same, separated by sep (SELinux writes "{ read write }") */
+extern char *avc_perms_text_sep(AvcClass tclass, uint32 perms,
+								const char *sep);
 
 /* labels.c: canonical text, local ids, the session's subject */
 extern char *avc_subject;
 extern uint32 avc_labels_id(const char *canonical_label);
 extern uint32 avc_labels_count(void);
+extern bool avc_labels_current(uint32 lid);
 extern void avc_labels_reset(void);
 extern char *avc_object_text(AvcObjKind kind, uint32 object);
 extern const char *avc_local_text(uint32 lid);
@@ -72,6 +76,8 @@ extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
 extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
 extern Oid	avc_create_label(Oid table_secid);
 extern uint32 avc_subject_local_id(void);
+/* avc_subject_local_id, or ERROR 42501 if the process has no subject */
+extern uint32 avc_require_subject(void);
 extern void avc_set_subject(const char *label);
 extern void avc_cache_reset(void);
 extern void avc_revalidate(void);
@@ -105,6 +111,17 @@ extern void avc_statistics_subject_changed(const char *newval, void *extra);
 
 /* table_label.c */
 extern void avc_table_label_init(void);
+
+/* the subject of a trusted session (trusted.c) */
+extern bool avc_subject_is_narrowed(void);
+extern void avc_subject_widen(void);
+extern void avc_subject_narrow(void);
+
+/* trusted.c */
+extern char *avc_trusted_narrowed(const char *label);
+
+/* boundaries.c */
+extern bool avc_under_utility(int depth);
 
 /* client.c */
 extern void avc_client_auth(Port *port);

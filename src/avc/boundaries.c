@@ -17,8 +17,13 @@
 
 #include "avc/avc_internal.h"
 
-/* depth of executor and utility calls, so that we flush at top level */
+/*
+ * Depth of executor and utility calls, so that we flush at top level, and
+ * whether the outermost one is a utility command (trusted.c: maintenance
+ * commands decide with the session's own label only while they run alone).
+ */
 static int	nesting = 0;
+static bool outermost_utility = false;
 
 void
 avc_client_authentication(Port *port, int status)
@@ -45,13 +50,25 @@ avc_statement_start(void)
 {
 	if (GetCurrentStatementStartTimestamp() != avc_revalidated_statement)
 		avc_revalidate_pending = true;
+
+	/*
+	 * A provider that hands its policy to parallel workers with the
+	 * session's settings (lbac) takes a new one in before the statement
+	 * can start any (provider.h).
+	 */
+	if (avc_revalidate_pending && avc_provider->seqno_at_statement_start)
+		avc_revalidate();
 }
 
-/* Around ExecutorRun, ExecutorFinish and utility commands (routine: CALL, DO) */
+/*
+ * Around ExecutorStart, ExecutorRun, ExecutorFinish and utility commands
+ * (routine: CALL, DO; utility: a utility command)
+ */
 void
-avc_enter(bool routine)
+avc_enter(bool routine, bool utility)
 {
-	nesting++;
+	if (nesting++ == 0)
+		outermost_utility = utility;
 	if (routine)
 		avc_routine_depth++;
 }
@@ -62,6 +79,15 @@ avc_leave(bool routine)
 	nesting--;
 	if (routine)
 		avc_routine_depth--;
+	/* a maintenance check that an error ended narrows here at the latest */
+	avc_subject_narrow();
+}
+
+/* Is the outermost call a utility command, depth (>= 1) calls deep now? */
+bool
+avc_under_utility(int depth)
+{
+	return depth >= 1 && nesting == depth && outermost_utility;
 }
 
 /* After ExecutorEnd and utility commands: audit lines of a top-level statement */
@@ -86,6 +112,7 @@ avc_xact(XactEvent event)
 		case XACT_EVENT_PREPARE:
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
+			avc_subject_narrow();
 			/* what the statement decided before it ended or failed */
 			avc_audit_flush();
 			avc_revalidate_pending = true;

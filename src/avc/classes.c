@@ -25,6 +25,11 @@ const char *const avc_class_names[AVC_NUM_CLASSES] = {
 	"db_blob",
 	"db_language",
 	"db_view",
+	"file",
+	"dir",
+	"fifo_file",
+	"chr_file",
+	"blk_file",
 };
 
 static const char *const db_tuple_perms[] = {
@@ -71,6 +76,14 @@ static const char *const db_view_perms[] = {
 	DB_COMMON_PERMS, "expand", NULL
 };
 
+/* labelam's own order (provider.h's AVC_FILE_* and AVC_DIR_*) */
+static const char *const file_perms[] = {
+	"read", "write", "create", "getattr", NULL
+};
+static const char *const dir_perms[] = {
+	"search", "write", "add_name", "getattr", NULL
+};
+
 const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
 	db_tuple_perms,
 	process_perms,
@@ -83,6 +96,11 @@ const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
 	db_blob_perms,
 	db_language_perms,
 	db_view_perms,
+	file_perms,
+	dir_perms,
+	file_perms,
+	file_perms,
+	file_perms,
 };
 
 StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
@@ -119,6 +137,13 @@ avc_perms_from_names(AvcClass tclass, const char *const *names, int n)
 char *
 avc_perms_text(AvcClass tclass, uint32 perms)
 {
+	return avc_perms_text_sep(tclass, perms, ", ");
+}
+
+/* the same, separated by sep (SELinux writes "{ read write }") */
+char *
+avc_perms_text_sep(AvcClass tclass, uint32 perms, const char *sep)
+{
 	const char *const *known = avc_perm_names[tclass];
 	StringInfoData buf;
 	int			b;
@@ -126,7 +151,7 @@ avc_perms_text(AvcClass tclass, uint32 perms)
 	initStringInfo(&buf);
 	for (b = 0; known[b] != NULL; b++)
 		if (perms & (1U << b))
-			appendStringInfo(&buf, "%s%s", buf.len ? ", " : "", known[b]);
+			appendStringInfo(&buf, "%s%s", buf.len ? sep : "", known[b]);
 	return buf.data;
 }
 

@@ -14,6 +14,11 @@
  *		its own label with PGOPTIONS, ALTER ROLE ... SET or ALTER DATABASE
  *		... SET.
  * Without one the connection is refused (FATAL), never run unconfined.
+ * A provider whose subjects carry an authorization (lbac: provider.h's
+ * session_subject) gives every session its subject itself, from the login
+ * role's authorization in its model; the sources above are not asked, so
+ * that no table or setting a superuser writes can hand out authorizations
+ * the model does not.
  * A client may then ask for another label at connection start with
  * labelam.connect_label (PGOPTIONS): the session changes to it as
  * labelam.set_client_label() would (the policy's process { setcurrent
@@ -216,7 +221,7 @@ apply_connect_label(void)
 	errcallback.arg = unconstify(char *, (const char *) "labelam.connect_label");
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	canonical = avc_canonicalize(avc_connect_label);
+	canonical = avc_canonicalize_subject(avc_connect_label, current);
 	error_context_stack = errcallback.previous;
 
 	if (!change_allowed(avc_subject_local_id(), avc_local_id(canonical), true))
@@ -257,17 +262,24 @@ avc_client_resolve(void)
 	client = IsUnderPostmaster &&
 		(MyBackendType == B_BACKEND || MyBackendType == B_WAL_SENDER);
 
-	if (client_peer_label != NULL)
+	if (avc_provider->session_subject != NULL)
+	{
+		/* the provider's authorizations alone (provider.h) */
+		label = avc_provider->session_subject(GetSessionUserId());
+		source = "the policy provider's authorization of the role";
+	}
+	if (label == NULL && client_peer_label != NULL)
 	{
 		label = client_peer_label;
 		source = "the connection's SELinux peer context";
 	}
-	if (label == NULL)
+	if (label == NULL && avc_provider->session_subject == NULL)
 	{
 		label = role_label_lookup(GetSessionUserId());
 		source = "labelam.role_label";
 	}
-	if (label == NULL && avc_default_client_label != NULL &&
+	if (label == NULL && avc_provider->session_subject == NULL &&
+		avc_default_client_label != NULL &&
 		avc_default_client_label[0] != '\0')
 	{
 		label = avc_default_client_label;
@@ -300,7 +312,7 @@ avc_client_resolve(void)
 	errcallback.arg = unconstify(char *, source);
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	canonical = avc_canonicalize(label);
+	canonical = avc_canonicalize_subject(label, NULL);
 	error_context_stack = errcallback.previous;
 
 	set_session_label(canonical, PGC_S_OVERRIDE);
@@ -392,7 +404,7 @@ session_has_cursors(void)
 void
 avc_set_client_label(const char *label)
 {
-	char	   *canonical = avc_canonicalize(label);
+	char	   *canonical = avc_canonicalize_subject(label, avc_client_label());
 	uint32		subject = avc_subject_local_id();
 	uint32		target;
 	const char *current;
@@ -505,7 +517,7 @@ avc_session_label_check(char **newval, void **extra, GucSource source)
 void
 avc_session_label_assign(const char *newval, void *extra)
 {
-	const char *old = avc_client_label();
+	const char *old = avc_session_label_text();
 	bool		old_none = (old == NULL);
 	bool		new_none = (newval == NULL || newval[0] == '\0');
 	bool		changed;

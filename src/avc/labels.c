@@ -114,6 +114,14 @@ avc_labels_id(const char *label)
 	return l->lid;
 }
 
+/* Is lid an id of the current generation (not stale)? */
+bool
+avc_labels_current(uint32 lid)
+{
+	return avc_label_texts != NULL && lid >= avc_label_first &&
+		lid - avc_label_first < avc_label_count;
+}
+
 const char *
 avc_local_text(uint32 lid)
 {
@@ -132,13 +140,6 @@ avc_object_text(AvcObjKind kind, uint32 object)
 	return (char *) avc_local_text(object);
 }
 
-/* The session's label, or NULL if the process has none. */
-const char *
-avc_client_label(void)
-{
-	return avc_subject;
-}
-
 /*
  * The provider's canonical form, after the checks every label must pass
  * (label_store's label_validate), which the provider's answer must pass
@@ -148,22 +149,51 @@ avc_client_label(void)
  * (callers may hold local ids or cached texts), the next decision will see
  * the new policy.
  */
-char *
-avc_canonicalize(const char *label)
+static char *
+checked_canonical(const char *label, char *canon)
 {
 	const char *detail;
-	char	   *canon;
 
-	label_validate(label);
-	if (unlikely(avc_revalidate_pending))
-		(void) avc_provider->policy_seqno();
-	canon = avc_provider->canonicalize(label);
 	if (canon == NULL || !label_check(canon, &detail))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid security label \"%s\"", label),
 				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
 	return canon;
+}
+
+char *
+avc_canonicalize(const char *label)
+{
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	return checked_canonical(label, avc_provider->canonicalize(label));
+}
+
+/*
+ * The canonical form of a label asked for as a subject (set_client_label,
+ * check_access): the provider's own form of subjects when it has one
+ * (provider.h), which current (the subject asking, or NULL) may complete;
+ * otherwise the label's.
+ */
+char *
+avc_canonicalize_subject(const char *label, const char *current)
+{
+	if (avc_provider->canonicalize_subject == NULL)
+		return avc_canonicalize(label);
+	label_validate(label);
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	return checked_canonical(label,
+							 avc_provider->canonicalize_subject(label, current));
+}
+
+/* Does the provider in force label database objects? (provider.h) */
+bool
+avc_object_classes(void)
+{
+	return avc_provider != NULL && avc_provider->object_classes;
 }
 
 /*

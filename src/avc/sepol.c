@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include <sys/xattr.h>
+
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
@@ -383,6 +385,66 @@ sp_compute_create(const char *scon, const char *tcon, AvcClass tclass,
 	return named;
 }
 
+/*
+ * Files: their label is the security.selinux attribute, which the kernel
+ * keeps whether or not it runs SELinux; files without one get the
+ * policy's initial SID "file", as the kernel gives them.
+ */
+#define SP_XATTR_NAME "security.selinux"
+
+/* the initial SID "file" is number 5 in every SELinux policy */
+#define SP_SECINITSID_FILE 5
+
+static char *
+sp_file_label(int fd)
+{
+	char		buf[1024];
+	char	   *value = buf;
+	ssize_t		len;
+
+	len = fgetxattr(fd, SP_XATTR_NAME, buf, sizeof(buf));
+	if (len < 0 && errno == ERANGE)
+	{
+		/* a long label: ask its length, then read it */
+		len = fgetxattr(fd, SP_XATTR_NAME, NULL, 0);
+		if (len > 0)
+		{
+			value = palloc(len + 1);
+			len = fgetxattr(fd, SP_XATTR_NAME, value, len);
+		}
+	}
+	if (len < 0)
+	{
+		if (errno == ENODATA || errno == ENOTSUP)
+			return NULL;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read the security label of a file: %m")));
+	}
+	/* the kernel stores a trailing NUL; setfattr may not */
+	while (len > 0 && value[len - 1] == '\0')
+		len--;
+	if (len == 0)
+		return NULL;
+	return pnstrdup(value, len);
+}
+
+static int
+sp_set_file_label(int fd, const char *label)
+{
+	/* with its NUL, as libselinux's setfilecon writes it */
+	if (fsetxattr(fd, SP_XATTR_NAME, label, strlen(label) + 1, 0) != 0)
+		return errno;
+	return 0;
+}
+
+static char *
+sp_file_initial(void)
+{
+	sp_begin();
+	return sp_sid_text(SP_SECINITSID_FILE);
+}
+
 static bool
 sp_mls_enabled(void)
 {
@@ -414,7 +476,11 @@ const AvcProvider avc_sepol_provider = {
 	.compute_av = sp_compute_av,
 	.defines = sp_defines,
 	.compute_create = sp_compute_create,
+	.file_label = sp_file_label,
+	.set_file_label = sp_set_file_label,
+	.file_initial = sp_file_initial,
 	.mls_enabled = sp_mls_enabled,
 	.policy_source = sp_policy_source,
+	.object_classes = true,
 };
 

@@ -27,12 +27,14 @@ static int	avc_provider_choice;
 static const struct config_enum_entry provider_options[] = {
 	{"selinux", 0, false},
 	{"sepol", 1, false},
+	{"lbac", 2, false},
 	{NULL, 0, false}
 };
 
 static const AvcProvider *const providers[] = {
 	&avc_selinux_provider,
 	&avc_sepol_provider,
+	&avc_lbac_provider,
 };
 
 static const struct config_enum_entry audit_options[] = {
@@ -73,9 +75,11 @@ avc_init(void)
 	 */
 	avc_provider_choice = is_selinux_enabled() > 0 ? 0 : 1;
 	DefineCustomEnumVariable("labelam.provider",
-							 "Where access decisions come from: the SELinux kernel or a policy file.",
+							 "Where access decisions come from: the SELinux kernel, a policy file, or a label model defined in SQL.",
 							 "\"selinux\" asks the running kernel (the default when it runs SELinux); "
-							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol.",
+							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol; "
+							 "\"lbac\" decides with the levels, compartments, groups and authorizations "
+							 "of each database's schema lbac (Oracle Label Security's rules).",
 							 &avc_provider_choice,
 							 avc_provider_choice,
 							 provider_options,

@@ -19,6 +19,7 @@
 #include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_check_access);
+PG_FUNCTION_INFO_V1(labelam_check_relabel);
 PG_FUNCTION_INFO_V1(labelam_compute_create);
 PG_FUNCTION_INFO_V1(labelam_policy_info);
 PG_FUNCTION_INFO_V1(labelam_client_label);
@@ -58,7 +59,8 @@ text_array_cstrings(ArrayType *arr, int *n, const char *what)
 Datum
 labelam_check_access(PG_FUNCTION_ARGS)
 {
-	char	   *subject = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	char	   *subject = avc_canonicalize_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												   NULL);
 	char	   *object = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	int			n;
 	char	  **names = text_array_cstrings(PG_GETARG_ARRAYTYPE_P(2), &n,
@@ -79,6 +81,22 @@ labelam_check_access(PG_FUNCTION_ARGS)
 	olid = avc_local_id(object);
 	avc_decide(AVC_CLASS_DB_TUPLE, slid, AVC_OBJ_LOCAL, olid, &avd);
 	PG_RETURN_BOOL((avd.allowed & perms) == perms || avd.permissive);
+}
+
+/*
+ * check_relabel(subject, from, to): the provider's rule on changing a row's
+ * label from one label to the other (provider.h's compute_relabel), which
+ * the write path asks besides relabelfrom and relabelto on each.
+ */
+Datum
+labelam_check_relabel(PG_FUNCTION_ARGS)
+{
+	char	   *subject = avc_canonicalize_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												   NULL);
+	char	   *from = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	char	   *to = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(2)));
+
+	PG_RETURN_BOOL(avc_relabel_allowed_text(subject, from, to));
 }
 
 /*
@@ -126,7 +144,8 @@ labelam_intern_label(PG_FUNCTION_ARGS)
 Datum
 labelam_compute_create(PG_FUNCTION_ARGS)
 {
-	char	   *subject = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	char	   *subject = avc_canonicalize_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												   NULL);
 	char	   *parent = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	uint32		slid = avc_local_id(subject);
 	uint32		plid = avc_local_id(parent);

@@ -7,7 +7,9 @@
  * In order: the label given with SECURITY LABEL FOR selinux ON TABLE; the
  * policy's default for database tables (the sepgsql_contexts file beside
  * the policy, as contrib/sepgsql uses it); labelam.default_table_label.
- * The "selinux" label provider is src/objects/label.c's.
+ * The "selinux" label provider is src/objects/label.c's.  A policy that
+ * labels no objects (provider.h's object_classes: lbac) gives tables no
+ * label, and new rows a label derived from the subject alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -114,6 +116,13 @@ avc_table_label_text(Relation rel)
 {
 	ObjectAddress object;
 	char	   *label;
+
+	/*
+	 * A policy without object classes (lbac) labels rows only: a new row's
+	 * label comes from the subject alone, and tables have none to give.
+	 */
+	if (!avc_provider->object_classes)
+		return pstrdup("");
 
 	ObjectAddressSet(object, RelationRelationId, RelationGetRelid(rel));
 	label = GetSecurityLabel(&object, "selinux");

@@ -21,7 +21,9 @@
  *   insert, update, delete, and locking by update), not per table or
  *   column: the MLS policy lets a subject write a table or column only at
  *   its own level, so table-level write checks would confine a
- *   multi-level table to one level.  Reading (db_table/db_column select)
+ *   multi-level table to one level.  The same holds for a partitioned
+ *   table whose leaves are all labelheap tables: rows written through it
+ *   land in the leaves, each decided by its own label (issue 33).  Reading (db_table/db_column select)
  *   and everything about the table as an object (create, drop, setattr,
  *   relabel) is checked as sepgsql checks it.  TRUNCATE of a labelheap
  *   table is decided by its rows' labels (label_set_checks.c).
@@ -52,6 +54,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_proc.h"
 #include "commands/seclabel.h"
 #include "lib/stringinfo.h"
@@ -297,22 +300,63 @@ sepgsql_compute_create(const char *scontext, const char *tcontext,
 								   objname);
 }
 
+/* a table whose rows are labelheap's: its relkind, if it has a pg_class row */
 static bool
-relation_is_labelheap(Oid relOid)
+relation_is_labelheap_leaf(Oid relOid, char *relkind)
 {
 	HeapTuple	tuple;
 	bool		result = false;
 
+	*relkind = '\0';
 	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
 	if (HeapTupleIsValid(tuple))
 	{
 		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
 
+		*relkind = form->relkind;
 		result = form->relkind == RELKIND_RELATION &&
 			is_labelheap_am(form->relam);
 		ReleaseSysCache(tuple);
 	}
 	return result;
+}
+
+/*
+ * Are rel's rows decided one by one: a labelheap table, or a partitioned
+ * table whose leaves, at any depth, are all labelheap tables (and there is
+ * at least one)?  Rows written through such a parent are routed to its
+ * leaves, where the storage engine decides each by its own label, as on a
+ * labelheap table; a tree that mixes them stays checked at the parent
+ * (am/ddl/refuse.c refuses to build such trees: a routed row would lose
+ * its label in the other leaves).
+ */
+static bool
+relation_is_labelheap(Oid relOid)
+{
+	char		relkind;
+	List	   *tree;
+	ListCell   *lc;
+	bool		leaves = false;
+
+	if (relation_is_labelheap_leaf(relOid, &relkind))
+		return true;
+	if (relkind != RELKIND_PARTITIONED_TABLE)
+		return false;
+	tree = find_all_inheritors(relOid, NoLock, NULL);
+	foreach(lc, tree)
+	{
+		Oid			member = lfirst_oid(lc);
+
+		if (relation_is_labelheap_leaf(member, &relkind))
+			leaves = true;
+		else if (relkind != RELKIND_PARTITIONED_TABLE)
+		{
+			leaves = false;
+			break;
+		}
+	}
+	list_free(tree);
+	return leaves;
 }
 
 /* labelam's rules on db_table permissions (see the header comment) */

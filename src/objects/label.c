@@ -65,6 +65,7 @@
 #include "utils/memutils.h"
 
 #include "avc/avc.h"
+#include "avc/avc_files.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -103,11 +104,18 @@ sepgsql_get_label(Oid classId, Oid objectId, int32 subId)
  *
  * SECURITY LABEL FOR selinux: contrib/sepgsql's sepgsql_object_relabel,
  * plus large objects.  With labelam.object_checks off, labels are only
- * validated (as labelam 0.1 did for tables).
+ * validated (as labelam 0.1 did for tables); under a provider without
+ * object classes (lbac) they are refused.
  */
 void
 sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
 {
+	/* labelam: a policy that labels no objects (lbac) has no such labels */
+	if (!avc_object_classes())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("SECURITY LABEL FOR selinux does not apply under labelam.provider = lbac"),
+				 errdetail("The lbac provider's model labels rows only, not database objects.")));
 	if (seclabel)
 		(void) avc_canonicalize(seclabel);	/* ERROR 22023 if invalid */
 
@@ -272,14 +280,16 @@ objects_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *private)
 
 /*
  * Parallel workers take the session's label (labelam.session_label), not
- * a trusted procedure's: queries run inside one execute without workers
- * (Gather runs its plan in the leader).  This clears the flag on the plan
- * itself, so a cached plan stays serial for later executions too.
+ * a trusted procedure's, nor the read ceiling of a file being written
+ * (src/files): queries run inside either execute without workers (Gather
+ * runs its plan in the leader).  This clears the flag on the plan itself,
+ * so a cached plan stays serial for later executions too.
  */
 void
 objects_executor_start(QueryDesc *queryDesc)
 {
-	if (avc_subject_pushed() && queryDesc->plannedstmt->parallelModeNeeded)
+	if ((avc_subject_pushed() || avc_read_ceiling_active()) &&
+		queryDesc->plannedstmt->parallelModeNeeded)
 		queryDesc->plannedstmt->parallelModeNeeded = false;
 }
 

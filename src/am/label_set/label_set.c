@@ -567,3 +567,30 @@ labelheap_label_set_remove(Oid relid)
 	/* TRUNCATE and DROP invalidate it anyway; this says why it matters */
 	CacheInvalidateRelcacheByRelid(relid);
 }
+
+/*
+ * Removes the pair (relid, secid) from rel's set (transactionally), for
+ * label_set_repair.c, which holds a lock that keeps writers out until
+ * commit.  Every backend forgets what it knew of relid's set before it
+ * writes again: the invalidation reaches it when it takes its lock.
+ */
+void
+labelheap_label_set_remove_label(Oid relid, Oid secid)
+{
+	Relation	setrel;
+	SetScanResult res;
+
+	forget_relation(relid);
+	set_catalog_require();
+	setrel = table_open(set_relid, RowExclusiveLock);
+	set_scan(setrel, SnapshotSelf, relid, secid, SET_SCAN_DELETE, &res);
+	table_close(setrel, RowExclusiveLock);
+	CacheInvalidateRelcacheByRelid(relid);
+}
+
+/* Forgets what this backend knows of relid's set (label_set_repair.c). */
+void
+labelheap_label_set_forget(Oid relid)
+{
+	forget_relation(relid);
+}
