@@ -1,6 +1,7 @@
--- Checked twins of the built-ins that show other sessions' state, of
+-- sql/57_shared_state.sql: Checked twins of the built-ins that show other sessions' state, of
 -- pg_notify, and of the large-object functions that take an OID their
--- caller chooses (src/shared_state, doc/shared-state.md): calls of the
+-- caller chooses (src/shared_state, doc/shared-state.md; lo_import's twin
+-- is src/files', in 90_objects.sql): calls of the
 -- built-ins are rewritten into calls of these when a query is planned.
 -- Each is declared from its built-in's own catalog entry, so that its
 -- arguments, result columns and properties are the built-in's on every
@@ -29,8 +30,7 @@ BEGIN
 		('pg_stat_get_backend_wal(integer)', 'checked_pg_stat_get_backend_wal'),
 		('pg_get_aios()', 'checked_pg_get_aios'),
 		('lo_create(oid)', 'checked_lo_create'),
-		('lo_from_bytea(oid,bytea)', 'checked_lo_from_bytea'),
-		('lo_import(text,oid)', 'checked_lo_import')
+		('lo_from_bytea(oid,bytea)', 'checked_lo_from_bytea')
 	) AS t(builtin, name)
 	LOOP
 		SELECT * INTO b FROM pg_proc WHERE oid = to_regprocedure(twin.builtin);

@@ -1,4 +1,4 @@
--- The labels of the rows each table's statistics were computed from
+-- sql/58_statistics.sql: The labels of the rows each table's statistics were computed from
 -- (src/am/channels/statistics_labels.c): pg_statistic and
 -- pg_statistic_ext_data, the pg_stats views and the planner's estimates
 -- show statistics only to sessions that may select every label recorded

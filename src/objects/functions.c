@@ -5,8 +5,8 @@
  *	  their argument: decided per object through checked twins.
  *
  * nextval, currval, setval, lastval, pg_sequence_last_value, lo_open,
- * lo_get, lo_put and lo_export are built into the server; fmgr calls
- * built-ins without asking needs_fmgr_hook, so no hook sees their
+ * lo_get, lo_put, lo_import and lo_export are built into the server; fmgr
+ * calls built-ins without asking needs_fmgr_hook, so no hook sees their
  * argument.  labelam therefore (the twins are labelam.checked_nextval and
  * so on, which EXPLAIN VERBOSE shows):
  *
@@ -26,15 +26,21 @@
  *    the database, and a sequence function is refused; nextval is let
  *    through (COPY FROM draws column defaults from sequences, and under
  *    the MLS policy next_value is a read): such draws are not decided
- *    (README, "Objects").
+ *    (doc/objects.md).
  *
  * A large object opened for reading or writing is decided when it is
  * opened (lo_open's mode: db_blob read, or read and write), which covers
  * loread, lowrite, lo_lseek and lo_truncate on the descriptor.
  *
+ * lo_import and lo_export read and write server files: their twins are
+ * src/files/large_objects.c's, rewritten whether object checks are on or
+ * not, and reached without a twin they are refused there (the file cannot
+ * be decided).
+ *
  * The statistics counters that count rows before labelheap filters them
- * (pg_stat_get_tuples_returned and the like, src/am/channels/counters.c) have twins
- * too, which return NULL where the counts would include rows beyond the
+ * (pg_stat_get_tuples_returned and the like, listed once in
+ * src/am/channels/counterlist.h, decided in src/am/channels/counters.c) have
+ * twins too, which return NULL where the counts would include rows beyond the
  * session's reach.  Their calls are rewritten whether object checks are on
  * or not; reached without a twin, they are decided by am/channels/counters.c.
  * So do the built-ins that show other sessions' state (pg_stat_activity's
@@ -42,9 +48,10 @@
  * the progress views, pg_stat_get_backend_*) and pg_notify, whose twins
  * are src/shared_state's: they withhold what other sessions wrote at labels
  * the session may not read, and label notifications; reached without a
- * twin, src/shared_state/twins.c decides them.  lo_create, lo_from_bytea
- * and lo_import(path, oid) have twins there too (catalogs.c): the OID of a
- * large object is shown to every session, so only a session that may
+ * twin, src/shared_state/twins.c decides them.  lo_create and
+ * lo_from_bytea have twins there too (catalogs.c), and lo_import(path,
+ * oid)'s twin (files/large_objects.c) asks catalogs.c as they do: the OID
+ * of a large object is shown to every session, so only a session that may
  * write the catalogs may choose it.
  *
  * -------------------------------------------------------------------------
@@ -89,6 +96,8 @@ typedef enum CheckedKind
 {
 	CHECKED_OBJECT,				/* a sequence or large object it names */
 	CHECKED_COUNTER,			/* a statistics counter */
+	CHECKED_FILES,				/* reads or writes a server file (src/files):
+								 * rewritten with object checks off too */
 	CHECKED_SHARED_STATE,		/* other sessions' state, or a notification */
 	CHECKED_CHOSEN_OID			/* a large object created with an OID its
 								 * caller chose (src/shared_state/catalogs.c) */
@@ -115,22 +124,15 @@ static const CheckedFunction checked_functions[] = {
 	{F_LO_GET_OID, "lo_get", "checked_lo_get", 1, {OIDOID}, CHECKED_OBJECT},
 	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}, CHECKED_OBJECT},
 	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}, CHECKED_OBJECT},
-	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}, CHECKED_OBJECT},
-	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_LO_IMPORT_TEXT, "lo_import", "checked_lo_import", 1, {TEXTOID}, CHECKED_FILES},
+	{F_LO_IMPORT_TEXT_OID, "lo_import", "checked_lo_import", 2, {TEXTOID, OIDOID}, CHECKED_FILES},
+	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}, CHECKED_FILES},
+#define LABELHEAP_COUNTER(name, builtin, database) \
+	{builtin, #name, "checked_" #name, 1, {OIDOID}, CHECKED_COUNTER},
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER
 	{F_LO_CREATE, "lo_create", "checked_lo_create", 1, {OIDOID}, CHECKED_CHOSEN_OID},
 	{F_LO_FROM_BYTEA, "lo_from_bytea", "checked_lo_from_bytea", 2, {OIDOID, BYTEAOID}, CHECKED_CHOSEN_OID},
-	{F_LO_IMPORT_TEXT_OID, "lo_import", "checked_lo_import", 2, {TEXTOID, OIDOID}, CHECKED_CHOSEN_OID},
 	{F_PG_NOTIFY, "pg_notify", "checked_pg_notify", 2, {TEXTOID, TEXTOID}, CHECKED_SHARED_STATE},
 	{F_PG_STAT_GET_ACTIVITY, "pg_stat_get_activity", "checked_pg_stat_get_activity", 1, {INT4OID}, CHECKED_SHARED_STATE},
 	{F_PG_STAT_GET_PROGRESS_INFO, "pg_stat_get_progress_info", "checked_pg_stat_get_progress_info", 1, {TEXTOID}, CHECKED_SHARED_STATE},
@@ -341,15 +343,6 @@ check_every_blob(uint32 perms, const char *fname)
 	table_close(rel, AccessShareLock);
 }
 
-/* a statistics counter with a twin (am/channels/counters.c decides it untwinned) */
-bool
-objects_counter_builtin(Oid functionId)
-{
-	const CheckedFunction *f = checked_function(functionId);
-
-	return f != NULL && f->kind == CHECKED_COUNTER;
-}
-
 /* a built-in that creates a large object with an OID its caller chose */
 bool
 objects_chosen_oid_builtin(Oid functionId)
@@ -381,7 +374,12 @@ objects_function_execute(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	/* counters are decided with object checks off too (am/channels/counters.c) */
+	/*
+	 * only sequences and large objects named by OID are decided here:
+	 * counters (am/channels/counters.c), lo_import and lo_export
+	 * (files/large_objects.c) and shared state (src/shared_state) elsewhere,
+	 * with object checks off too
+	 */
 	if (f == NULL || f->kind != CHECKED_OBJECT || f->builtin == F_NEXTVAL)
 		return;
 	switch (f->builtin)
@@ -394,9 +392,6 @@ objects_function_execute(Oid functionId)
 		case F_LO_GET_OID:
 		case F_LO_GET_OID_INT8_INT4:
 			check_every_blob(SEPG_DB_BLOB__READ, f->name);
-			return;
-		case F_LO_EXPORT:
-			check_every_blob(SEPG_DB_BLOB__READ | SEPG_DB_BLOB__EXPORT, f->name);
 			return;
 	}
 	ereport(ERROR,
@@ -472,8 +467,8 @@ check_sequence(Oid seqid, uint32 perm)
 	pfree(audit_name);
 }
 
-static void
-check_blob(Oid blobId, uint32 perms)
+void
+objects_check_blob(Oid blobId, uint32 perms)
 {
 	ObjectAddress object;
 	char	   *audit_name;
@@ -548,7 +543,7 @@ labelam_lo_open(PG_FUNCTION_ARGS)
 	/* a descriptor opened for writing also reads (inv_api.c) */
 	if (mode & INV_WRITE)
 		perms |= SEPG_DB_BLOB__WRITE;
-	check_blob(PG_GETARG_OID(0), perms);
+	objects_check_blob(PG_GETARG_OID(0), perms);
 	return be_lo_open(fcinfo);
 }
 
@@ -557,7 +552,7 @@ Datum
 labelam_lo_get(PG_FUNCTION_ARGS)
 {
 	objects_twin_enter(fcinfo, PG_NARGS() == 3 ? F_LO_GET_OID_INT8_INT4 : F_LO_GET_OID);
-	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ);
+	objects_check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ);
 	return PG_NARGS() == 3 ? be_lo_get_fragment(fcinfo) : be_lo_get(fcinfo);
 }
 
@@ -566,7 +561,7 @@ Datum
 labelam_lo_put(PG_FUNCTION_ARGS)
 {
 	objects_twin_enter(fcinfo, F_LO_PUT);
-	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__WRITE);
+	objects_check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__WRITE);
 	return be_lo_put(fcinfo);
 }
 
@@ -596,24 +591,7 @@ labelam_##counter(PG_FUNCTION_ARGS) \
 	return counter_twin(fcinfo, builtin, database, counter); \
 }
 
-COUNTER_TWIN(pg_stat_get_tuples_returned, F_PG_STAT_GET_TUPLES_RETURNED, false)
-COUNTER_TWIN(pg_stat_get_tuples_fetched, F_PG_STAT_GET_TUPLES_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_blocks_fetched, F_PG_STAT_GET_BLOCKS_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_blocks_hit, F_PG_STAT_GET_BLOCKS_HIT, false)
-COUNTER_TWIN(pg_stat_get_xact_tuples_returned, F_PG_STAT_GET_XACT_TUPLES_RETURNED, false)
-COUNTER_TWIN(pg_stat_get_xact_tuples_fetched, F_PG_STAT_GET_XACT_TUPLES_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_xact_blocks_fetched, F_PG_STAT_GET_XACT_BLOCKS_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_xact_blocks_hit, F_PG_STAT_GET_XACT_BLOCKS_HIT, false)
-COUNTER_TWIN(pg_stat_get_db_tuples_returned, F_PG_STAT_GET_DB_TUPLES_RETURNED, true)
-COUNTER_TWIN(pg_stat_get_db_tuples_fetched, F_PG_STAT_GET_DB_TUPLES_FETCHED, true)
-COUNTER_TWIN(pg_stat_get_db_blocks_fetched, F_PG_STAT_GET_DB_BLOCKS_FETCHED, true)
-COUNTER_TWIN(pg_stat_get_db_blocks_hit, F_PG_STAT_GET_DB_BLOCKS_HIT, true)
-
-PG_FUNCTION_INFO_V1(labelam_lo_export);
-Datum
-labelam_lo_export(PG_FUNCTION_ARGS)
-{
-	objects_twin_enter(fcinfo, F_LO_EXPORT);
-	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ | SEPG_DB_BLOB__EXPORT);
-	return be_lo_export(fcinfo);
-}
+#define LABELHEAP_COUNTER(name, builtin, database) \
+	COUNTER_TWIN(name, builtin, database)
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER

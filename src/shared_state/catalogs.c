@@ -48,11 +48,12 @@
  *	  write catalogs themselves (18: pg_restore_relation_stats and kin).
  * Large objects are decided by their own class (db_blob) at their own
  * level, as rows are: a session above the database's level may create
- * them, but only with OIDs the server chooses.  lo_create, lo_from_bytea
- * and lo_import(path, oid) are rewritten into the checked twins below
+ * them, but only with OIDs the server chooses.  lo_create and
+ * lo_from_bytea are rewritten into the checked twins below
  * (objects/functions.c), which decide an OID other than 0 as a catalog
  * write; reached without their twins, they are decided so whatever the
- * OID (shared_state_catalogs_chosen_oid, from twins.c).
+ * OID (shared_state_catalogs_chosen_oid, from twins.c).  lo_import(path,
+ * oid)'s twin is src/files/large_objects.c's, which asks the same.
  *
  *-------------------------------------------------------------------------
  */
@@ -267,14 +268,6 @@ labelam_lo_from_bytea(PG_FUNCTION_ARGS)
 {
 	check_chosen_oid(fcinfo, F_LO_FROM_BYTEA, PG_GETARG_OID(0));
 	return be_lo_from_bytea(fcinfo);
-}
-
-PG_FUNCTION_INFO_V1(labelam_lo_import);
-Datum
-labelam_lo_import(PG_FUNCTION_ARGS)
-{
-	check_chosen_oid(fcinfo, F_LO_IMPORT_TEXT_OID, PG_GETARG_OID(1));
-	return be_lo_import_with_oid(fcinfo);
 }
 
 /*

@@ -32,6 +32,18 @@
  *	  Async_Notify) is dropped.  A label cannot be forged: the sender's
  *	  own prefix comes first, and only the first is read.
  *
+ * A trusted session (avc/trusted.c) sends no notifications at all, its
+ * own statements included: it reads rows of every level and runs code
+ * other users wrote (triggers, defaults, index expressions).  Its write
+ * label is its narrowed one, its clearance, so a labeled notification
+ * would reach only listeners at the top; but a maintenance session has
+ * nothing to notify, and refusing (42501) fails closed whatever its
+ * subject is at the moment (widened for a maintenance command's own
+ * checks, a trusted procedure's).  LISTEN is a read and stays allowed.
+ * The refusal is made where every notification is labeled, so no path
+ * that labels one escapes it, and a path that cannot label one is refused
+ * anyway.
+ *
  * The channel name travels with the payload and is dropped with it.  The
  * label takes room in the payload: a payload may be that many bytes (plus
  * two) shorter than PostgreSQL's limit.  Single-user mode, which writes
@@ -54,6 +66,7 @@
 #include "utils/memutils.h"
 #include "utils/syscache.h"
 
+#include "avc/avc.h"
 #include "objects/objects.h"
 #include "shared_state/shared_state.h"
 
@@ -63,14 +76,25 @@
 /* async.c's NOTIFY_PAYLOAD_MAX_LENGTH (15 and 18), which it keeps private */
 #define PAYLOAD_MAX_LENGTH	(BLCKSZ - NAMEDATALEN - 128)
 
-/* payload (may be NULL) with the current subject's write label in front */
+/*
+ * payload (may be NULL) with the current subject's write label in front;
+ * refused in a trusted session (see above)
+ */
 static char *
 labeled_payload(const char *payload)
 {
-	char	   *label = shared_state_compute_write_label();
+	char	   *label;
 	size_t		len = payload ? strlen(payload) : 0;
 	char	   *result;
 
+	if (avc_session_trusted())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("a trusted session may not send notifications"),
+				 errdetail("Session label \"%s\" reads rows of several levels; a notification would carry what it read to listeners below its clearance.",
+						   avc_session_label_text()),
+				 errhint("Send notifications from a session with an ordinary label.")));
+	label = shared_state_compute_write_label();
 	if (label == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

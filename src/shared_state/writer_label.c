@@ -20,6 +20,11 @@
  * (l1 dom l2) is the "may read H" of the rule, and the domain's right to
  * read rows of ordinary tables is its type part.
  *
+ * A trusted session (avc/trusted.c) reads rows of every level up to its
+ * clearance: what it writes is labeled by its narrowed label, the
+ * clearance, even while its own label decides a maintenance command's
+ * checks (avc_write_subject), never by its range's low level.
+ *
  * A session without a label (a background worker that none was given)
  * writes nothing labeled (NULL) and reads nothing labeled.
  *
@@ -50,7 +55,7 @@ shared_state_compute_write_label(void)
 	static char *last_label = NULL;
 	static uint64 last_epoch = 0;
 	static uint64 last_generation = 0;
-	const char *subject = avc_client_label();
+	const char *subject = avc_write_subject();
 	char	   *parent;
 	char	   *label;
 
@@ -63,7 +68,7 @@ shared_state_compute_write_label(void)
 
 	parent = avc_default_table_label_text(WRITE_LABEL_SCHEMA,
 										  WRITE_LABEL_TABLE);
-	label = parent ? avc_create_label_text(parent) : NULL;
+	label = parent ? avc_write_label_text(parent) : NULL;
 	if (parent)
 		pfree(parent);
 

@@ -37,8 +37,9 @@
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 
+#include "am/channels/channels.h"
 #include "am/channels/statistics_labels.h"
-#include "am/labelheap_int.h"
+#include "am/tuple_label.h"
 #include "avc/avc.h"
 
 bool
