@@ -228,5 +228,24 @@ like($err, qr/ERROR:  42501: a trusted session may not send notifications/, 'pg_
 ($rc, $out, $err) = run($node, 'a_s0', "NOTIFY loot, 'x'");
 unlike($err, qr/ERROR/, 'NOTIFY by an ordinary session: allowed');
 
+# what the maintenance session writes into server state others read (its
+# application_name, its query) carries its clearance (its narrowed label,
+# src/shared_state/writer_label.c), never its range's low level: s0 sees
+# it as an unprivileged role would, another maintenance session sees it
+my $maint = $node->background_psql('postgres', extra_params => [ '-U', 'a_maint' ]);
+my $mpid = $maint->query_safe('SELECT pg_backend_pid()');
+$maint->query_safe(q{SET application_name = 'SECRET-s3-maint'});
+$maint->query_safe(q{SELECT count(*) FROM t WHERE v = 'SECRET-s3-1'});
+my $seen_s0 = $node->safe_psql('postgres',
+	"SELECT coalesce(application_name, 'NULL') || ' ' || query FROM pg_stat_activity WHERE pid = $mpid",
+	extra_params => [ '-U', 'a_s0' ]);
+is($seen_s0, 'NULL <insufficient privilege>',
+	"the maintenance session's application_name and query: hidden from s0");
+like($node->safe_psql('postgres',
+	"SELECT application_name || ' ' || query FROM pg_stat_activity WHERE pid = $mpid",
+	extra_params => [ '-U', 'a_maint' ]), qr/^SECRET-s3-maint SELECT count/,
+	'control: another maintenance session reads them');
+$maint->quit;
+
 $node->stop;
 done_testing();

@@ -5,7 +5,7 @@
 # named after (or holding) the row, comment on a table, grant a privilege
 # chosen by the row, set a role's or the database's settings, create a
 # role, or create large objects whose OID encodes it; an s3 administrator
-# creates a schema.  Design (src/shared_state/catalogs.c): with object
+# creates a schema, or, from a database at s3, runs ALTER SYSTEM.  Design (src/shared_state/catalogs.c): with object
 # checks on, catalog writes need db_database { set_param } or { setattr }
 # on the database (under MLS: the session at the database's level), on
 # every database for the shared catalogs; large objects may be created
@@ -148,6 +148,35 @@ $node->safe_psql('postgres', q{ALTER DATABASE postgres SET work_mem = '5MB'; ALT
 pass('control: the s0 administrator changes a shared catalog');
 ($rc, $out, $err) = run($node, 'r_s0', q{ALTER ROLE r_s0 SET application_name = 'public-s0-app'});
 is($err, '', 'control: an s0 session sets its role\'s settings');
+
+# ALTER SYSTEM writes postgresql.auto.conf, which every session of every
+# database reads after a reload: decided before the file is written, as a
+# write of the catalogs all databases share (catalogs.c).  A database at
+# s3 lets an s3 administrator pass the object check of its own database
+# (db_database set_param there); the file is what s0 sessions of
+# postgres read.
+my $auto_conf = $node->data_dir . '/postgresql.auto.conf';
+$node->safe_psql('postgres', q{ALTER SYSTEM SET application_name = 'public-s0-sys'});
+like(slurp_file($auto_conf), qr/public-s0-sys/,
+	'control: the s0 administrator runs ALTER SYSTEM while every database is at s0');
+$node->safe_psql('postgres', q{ALTER SYSTEM RESET application_name});
+$node->append_conf('postgresql.conf', 'labelam.object_checks = off');
+$node->reload;
+$node->safe_psql('postgres', q{CREATE DATABASE db_s3});
+$node->safe_psql('postgres', q{SECURITY LABEL FOR selinux ON DATABASE db_s3 IS 'system_u:object_r:sepgsql_db_t:s3'});
+$node->append_conf('postgresql.conf', 'labelam.object_checks = on');
+$node->reload;
+($rc, $out, $err) = $node->psql('db_s3', q{CREATE TABLE here (a int); SELECT 'made'},
+	extra_params => [ '-U', 'a_s3', '-v', 'VERBOSITY=verbose' ]);
+is($out, 'made', 'control: the s3 administrator writes the catalogs of a database at s3');
+($rc, $out, $err) = $node->psql('db_s3', q{ALTER SYSTEM SET application_name = 'SECRET-s3-sys'},
+	extra_params => [ '-U', 'a_s3', '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  42501: permission denied to change the server's configuration at this security label/,
+	'attack: ALTER SYSTEM by the s3 administrator from the s3 database is refused');
+no_leak('s0', '... before postgresql.auto.conf is written', slurp_file($auto_conf));
+$node->reload;
+no_leak('s0', '... and s0 sessions read nothing of it after a reload',
+	as_role($node, 'r_s0', q{SHOW application_name}));
 
 $node->stop;
 done_testing();
