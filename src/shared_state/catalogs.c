@@ -31,7 +31,10 @@
  * shared by every database need it on every database.  The decision is
  * made after sepgsql's own checks of the same command (its denials keep
  * their messages), and an allowed one is not audited (the command's own
- * checks are), a denial as any.
+ * checks are), a denial as any.  A trusted maintenance session decides
+ * the catalog writes of the commands it sends with its own label, which
+ * the policy lets write at every level of its range, as it decides their
+ * object checks (require_catalogs_as).
  *
  * Where catalog writes are seen:
  *	- object_access_hook: the creation, change and drop of every object
@@ -61,11 +64,14 @@
 
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/stratnum.h"
 #include "access/table.h"
 #include "catalog/catalog.h"
 #include "catalog/dependency.h"
+#include "catalog/indexing.h"
 #include "catalog/pg_database.h"
 #include "catalog/pg_largeobject.h"
+#include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
@@ -73,7 +79,9 @@
 #include "utils/fmgrprotos.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 
+#include "avc/avc.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 #include "shared_state/shared_state.h"
@@ -117,16 +125,13 @@ require_database(Oid dbid, const char *what)
 			 errhint("Under MLS, run the command in a session at the database's level.")));
 }
 
-/* the catalogs of this database, or of every database (shared ones) */
 static void
-require_catalogs(bool shared, const char *what)
+require_every_database(bool shared, const char *what)
 {
 	Relation	rel;
 	SysScanDesc scan;
 	HeapTuple	tuple;
 
-	if (!objects_active())
-		return;
 	require_database(MyDatabaseId, what);
 	if (!shared)
 		return;
@@ -141,6 +146,89 @@ require_catalogs(bool shared, const char *what)
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
+}
+
+/*
+ * The catalogs of this database, or of every database (shared ones).  A
+ * trusted session (avc/trusted.c) decides the catalog writes of a
+ * maintenance command it sent with its own label, as the object checks of
+ * that command are (objects/dispatch.c); code the command runs for others
+ * (nested) and large objects decide with its narrowed label, its
+ * clearance, as always.
+ */
+static void
+require_catalogs_as(bool shared, const char *what, bool maintenance)
+{
+	bool		widened;
+
+	if (!objects_active())
+		return;
+	widened = maintenance && avc_maintenance_begin(1);
+	PG_TRY();
+	{
+		require_every_database(shared, what);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+}
+
+/* a catalog write by a command (DDL, COMMENT, GRANT, ALTER SYSTEM ...) */
+static void
+require_catalogs(bool shared, const char *what)
+{
+	require_catalogs_as(shared, what, true);
+}
+
+/* pg_type's row of typeId, as the command that is creating it sees it */
+static bool
+type_row(Oid typeId, Oid *typrelid, Oid *typelem)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	bool		found = false;
+
+	rel = table_open(TypeRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_type_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(typeId));
+	/* SnapshotSelf: the row was inserted by this very command (sepgsql too) */
+	scan = systable_beginscan(rel, TypeOidIndexId, true, SnapshotSelf, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		*typrelid = ((Form_pg_type) GETSTRUCT(tuple))->typrelid;
+		*typelem = ((Form_pg_type) GETSTRUCT(tuple))->typelem;
+		found = true;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * A relation's row type, or its array type: TypeCreate announces them as
+ * created, not internal, also when the server makes them for a transient
+ * relation (VACUUM FULL, CLUSTER, ALTER TABLE's rewrites).  They are named
+ * after the relation, whose own creation is decided (and is internal for
+ * transient relations), so they are decided with it.  A type not found is
+ * decided as any (fail closed).
+ */
+static bool
+relation_row_type(Oid typeId)
+{
+	Oid			typrelid;
+	Oid			typelem;
+
+	if (!type_row(typeId, &typrelid, &typelem))
+		return false;
+	if (OidIsValid(typrelid))
+		return true;
+	return OidIsValid(typelem) && type_row(typelem, &typrelid, &typelem) &&
+		OidIsValid(typrelid);
 }
 
 void
@@ -171,6 +259,9 @@ shared_state_catalogs_object_access(ObjectAccessType access, Oid classId,
 			return;
 	}
 	if (classId == LargeObjectRelationId)
+		return;
+	if (access == OAT_POST_CREATE && classId == TypeRelationId &&
+		relation_row_type(objectId))
 		return;
 	require_catalogs(IsSharedRelation(classId), what);
 }
@@ -243,7 +334,7 @@ shared_state_catalogs_utility(PlannedStmt *pstmt)
 void
 shared_state_catalogs_chosen_oid(void)
 {
-	require_catalogs(false, "choose the OID of a large object");
+	require_catalogs_as(false, "choose the OID of a large object", false);
 }
 
 static void
@@ -285,7 +376,8 @@ shared_state_catalogs_function(Oid functionId)
 		case F_PG_RESTORE_ATTRIBUTE_STATS:
 		case F_PG_CLEAR_RELATION_STATS:
 		case F_PG_CLEAR_ATTRIBUTE_STATS:
-			require_catalogs(false, "write statistics into the system catalogs");
+			require_catalogs_as(false, "write statistics into the system catalogs",
+								false);
 			return true;
 #endif
 		default:

@@ -164,11 +164,18 @@ $node->append_conf('postgresql.conf', 'labelam.object_checks = off');
 $node->reload;
 $node->safe_psql('postgres', q{CREATE DATABASE db_s3});
 $node->safe_psql('postgres', q{SECURITY LABEL FOR selinux ON DATABASE db_s3 IS 'system_u:object_r:sepgsql_db_t:s3'});
+$node->safe_psql('db_s3', q{
+	CREATE EXTENSION labelam;
+	INSERT INTO labelam.role_label VALUES ('a_s3', 'staff_u:sysadm_r:sysadm_t:s3');
+});
 $node->append_conf('postgresql.conf', 'labelam.object_checks = on');
 $node->reload;
-($rc, $out, $err) = $node->psql('db_s3', q{CREATE TABLE here (a int); SELECT 'made'},
-	extra_params => [ '-U', 'a_s3', '-v', 'VERBOSITY=verbose' ]);
-is($out, 'made', 'control: the s3 administrator writes the catalogs of a database at s3');
+($rc, $out, $err) = $node->psql('db_s3', q{CREATE SCHEMA here;
+	SELECT current_setting('labelam.session_label') || ' ' || count(*)
+	  FROM pg_namespace WHERE nspname = 'here'},
+	extra_params => [ '-U', 'a_s3', '-v', 'VERBOSITY=verbose', '-v', 'ON_ERROR_STOP=1' ]);
+is($out, 'staff_u:sysadm_r:sysadm_t:s3 1', 'control: the s3 administrator writes the catalogs of a database at s3')
+  or diag($err);
 ($rc, $out, $err) = $node->psql('db_s3', q{ALTER SYSTEM SET application_name = 'SECRET-s3-sys'},
 	extra_params => [ '-U', 'a_s3', '-v', 'VERBOSITY=verbose' ]);
 like($err, qr/ERROR:  42501: permission denied to change the server's configuration at this security label/,
