@@ -47,7 +47,7 @@ extern char *avc_default_object_label(int objtype, const char *objname);
 /*
  * The label of a table of this database named schema.relname that has no
  * SECURITY LABEL (the policy's default, else labelam.default_table_label),
- * or NULL (table_label.c).
+ * as given, not checked against the policy in force, or NULL (table_label.c).
  */
 extern char *avc_default_table_label_text(const char *schema,
 										  const char *relname);

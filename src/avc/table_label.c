@@ -114,9 +114,11 @@ policy_default_label(Relation rel)
 /*
  * The label a table named schema.relname of this database would have
  * without a SECURITY LABEL: the policy's default (sepgsql_contexts), else
- * labelam.default_table_label; canonical text (palloc'd), or NULL if
+ * labelam.default_table_label; the text as given (palloc'd), or NULL if
  * neither gives one.  For labels of what is not a table's row
- * (src/shared_state: information a session writes into server state).
+ * (src/shared_state: information a session writes into server state),
+ * whose caller checks and canonicalizes it (decide.c and labels.c are
+ * above this file).
  */
 char *
 avc_default_table_label_text(const char *schema, const char *relname)
@@ -130,9 +132,7 @@ avc_default_table_label_text(const char *schema, const char *relname)
 	pfree(objname);
 	if (label == NULL && default_table_label != NULL && default_table_label[0] != '\0')
 		label = pstrdup(default_table_label);
-	if (label == NULL || !avc_label_valid(label))
-		return NULL;
-	return avc_canonicalize(label);
+	return label;
 }
 
 char *

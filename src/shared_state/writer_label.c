@@ -66,9 +66,17 @@ shared_state_compute_write_label(void)
 		strcmp(last_subject, subject) == 0)
 		return last_label ? pstrdup(last_label) : NULL;
 
+	label = NULL;
 	parent = avc_default_table_label_text(WRITE_LABEL_SCHEMA,
 										  WRITE_LABEL_TABLE);
-	label = parent ? avc_write_label_text(parent) : NULL;
+	/* a label the policy in force does not know gives none (fail closed) */
+	if (parent != NULL && avc_label_valid(parent))
+	{
+		char	   *canonical = avc_canonicalize(parent);
+
+		label = avc_write_label_text(canonical);
+		pfree(canonical);
+	}
 	if (parent)
 		pfree(parent);
 
