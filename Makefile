@@ -4,6 +4,8 @@
 # Demo:    make demo                     (sets up everything, throwaway cluster)
 # Tests:   make test                     (sets up everything, runs every suite)
 # Bench:   make bench
+# Soak:    make soak SOAK_SECONDS=1800 SOAK_SEED=1   (faults and a ledger)
+#          make hostile HOSTILE_INPUTS=100000 HOSTILE_SEED=1   (bad input)
 
 MODULE_big = labelam
 EXTENSION = labelam
@@ -51,7 +53,7 @@ FORCE:
 $(DATA_built): $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@
 
-.PHONY: deps demo test check-pg bench
+.PHONY: deps demo test check-pg bench soak hostile
 
 deps:
 	scripts/deps.sh
@@ -67,3 +69,15 @@ check-pg:
 
 bench:
 	bench/run.sh
+
+# doc/reliability.md
+SOAK_SECONDS ?= 1800
+SOAK_SEED ?= 1
+HOSTILE_INPUTS ?= 100000
+HOSTILE_SEED ?= 1
+
+soak:
+	scripts/soak.sh soak $(SOAK_SECONDS) $(SOAK_SEED)
+
+hostile:
+	scripts/soak.sh hostile $(HOSTILE_INPUTS) $(HOSTILE_SEED)
