@@ -28,3 +28,14 @@ MLS=$(selinux_policy mls)
 labelam_setup
 SOAK_PGBIN=$PGBIN SOAK_WORK=$WORK SOAK_RUN_USER=$RUN_USER SOAK_MLS_POLICY=$MLS \
 	PYTHONPATH="$LABELAM_TOP/test/soak" /usr/bin/python3 -u "$LABELAM_TOP/test/soak/$mode.py" "$@"
+rc=$?
+# the driver stops its servers and removes its mounts; whatever a failure
+# left is stopped and removed here, before pgenv.sh's clean-up removes the
+# work directory
+for f in $(find "$WORK" -maxdepth 3 -name postmaster.pid 2>/dev/null); do
+	as_user "$PGBIN/pg_ctl" -D "$(dirname "$f")" -m immediate -w -t 30 stop >/dev/null 2>&1
+done
+for m in $(findmnt -rn -o TARGET | grep "^$WORK/" | sort -r); do
+	umount -l "$m"
+done
+exit $rc

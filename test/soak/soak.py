@@ -284,8 +284,13 @@ class Soak:
             time.sleep(hold)
             # sessions keep connecting and deciding with the old policy
             try:
-                rej = self.primary.query("SELECT rejected IS NOT NULL FROM labelam.policy_info()",
-                                         user='c0')[0][0]
+                conn = self.primary.connect(user='c0')
+                with conn.cursor() as cur:
+                    # a decision first: the file is looked at then
+                    cur.execute("SELECT count(*) FROM items")
+                    cur.execute("SELECT rejected IS NOT NULL FROM labelam.policy_info()")
+                    rej = cur.fetchone()[0]
+                conn.close()
                 if not rej:
                     self.finding('a %s policy file was not rejected' % broken[0])
             except psycopg2.Error as e:

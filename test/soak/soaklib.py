@@ -153,7 +153,7 @@ class Node:
         still hold its shared memory."""
         last = None
         for _ in range(tries):
-            r = run([PGBIN + '/pg_ctl', '-D', self.data, '-l', self.log, '-w', '-t', '120',
+            r = run([PGBIN + '/pg_ctl', '-D', self.data, '-l', self.log, '-w', '-t', '120', '-c',
                      'start'], check=False)
             if r.returncode == 0:
                 return
