@@ -127,6 +127,8 @@ class Hostile:
         self.admin = n.connect(user='admin')
         self.restorer = n.connect(user='admin', options='-c labelam.restore_labels=on')
         self.checker = n.connect(user='admin')
+        for conn in (self.h, self.admin, self.restorer):
+            self.after(conn)
         self.start_time, = self.check_q("SELECT pg_postmaster_start_time()")
         self.dict_count = self.dictionary()
         self.rows = self.row_counts()
@@ -217,8 +219,9 @@ class Hostile:
     # ---- running one input ---------------------------------------------
 
     def attempt(self, point, conn, sql, args=None, copy=None, must_fail=True):
-        """Runs one input in a transaction that is always rolled back.
-        Returns the SQLSTATE, or None if it was accepted."""
+        """Runs one input in the transaction the session is in (each
+        session always has one open: see after()), then rolls it back.
+        Returns the SQLSTATE, or None if the input was accepted."""
         self.stats['inputs'] += 1
         self.by_point[point] += 1
         if TRACE:
@@ -227,7 +230,6 @@ class Hostile:
         state = None
         try:
             with conn.cursor() as cur:
-                cur.execute('BEGIN')
                 if sql:
                     cur.execute(sql, args)
                 if copy is not None:
@@ -241,7 +243,7 @@ class Hostile:
                 with open(os.path.join(self.node.dir, 'crash.%d.input' % self.stats['crashes']), 'w') as f:
                     f.write(repr((point, sql, args, copy)))
                 self.finding('%s: the connection was lost (%s) on input %r' %
-                             (point, str(e).strip()[:200], (sql, args, copy and copy[1][:200])))
+                             (point, str(e).strip()[:200], (sql, repr(args)[:200], copy and copy[1][:200])))
                 raise ConnectionLost()
             self.stats['refused'] += 1
             self.states[(point, state)] += 1
@@ -252,26 +254,29 @@ class Hostile:
                     self.examples[key] = (str(e).strip().split('\n')[0][:200], repr(args)[:200])
                     self.finding('%s: SQLSTATE %s is not among those documented (%s): %s; input %s' %
                                  ((point, state, ', '.join(sorted(DOCUMENTED[point]))) + self.examples[key]))
-        except ValueError as e:
+        except ValueError:
             # the driver refuses NUL bytes itself: nothing reached the server
             self.stats['driver_refused'] += 1
             state = 'driver'
-        try:
-            conn.rollback() if not conn.autocommit else conn.cursor().execute('ROLLBACK')
-        except psycopg2.Error:
-            pass
+        d = self.after(conn)
         if state is None and must_fail:
             self.finding('%s: hostile input accepted: %r' % (point, (sql, repr(args)[:300])))
-        if state not in (None, 'driver'):
-            d = self.dictionary()
-            if d != self.dict_count:
+        if d != self.dict_count:
+            if state is not None:
                 self.stats['entries'] += max(d[0] - self.dict_count[0], d[1] - self.dict_count[1], 1)
                 self.finding('%s: the dictionary went from %s to %s on refused input %r' %
                              (point, self.dict_count, d, repr(args)[:300]))
-                self.dict_count = d
-        elif state is None:
-            self.dict_count = self.dictionary()	# a label that may be used
+            self.dict_count = d		# an accepted label may be interned
         return state
+
+    def after(self, conn):
+        """Rolls the input back, opens the next input's transaction and
+        reads the dictionary's size (catalog rows, shared-memory entries),
+        all in one round trip."""
+        with conn.cursor() as cur:
+            cur.execute("ROLLBACK; BEGIN; SELECT (SELECT count(*) FROM labelam.pg_security), "
+                        "(labelam.label_store_stats()).labels_by_secid")
+            return cur.fetchone()
 
     def label_input(self):
         rng = self.rng
@@ -279,6 +284,8 @@ class Hostile:
         point = rng.choice(['insert_label', 'label_column', 'label_update', 'copy_label',
                             'role_label', 'set_client_label', 'check_access'])
         if point == 'insert_label':
+            if text == '':
+                must_fail = False	# empty: the policy chooses (documented)
             self.attempt(point, self.h, "SELECT set_config('labelam.insert_label', %s, true); "
                          "INSERT INTO ht VALUES (-1, 'hostile')", (text,), must_fail=must_fail)
         elif point == 'label_column':
@@ -428,7 +435,7 @@ class Hostile:
     def run(self):
         self.setup()
         start = time.time()
-        n_policy = max(20, INPUTS // 500)
+        n_policy = max(10, INPUTS // 1000)
         n_restore = INPUTS // 10
         i = 0
         while self.stats['inputs'] < INPUTS and len(self.findings) < 50:
@@ -480,11 +487,8 @@ class Hostile:
                 user = 'h' if name == 'h' else 'admin'
                 opts = '-c labelam.restore_labels=on' if name == 'restorer' else None
                 setattr(self, name, self.node.connect(user=user, options=opts))
-            else:
-                try:
-                    conn.rollback()
-                except psycopg2.Error:
-                    pass
+            if name != 'checker':
+                self.after(getattr(self, name))
 
     def final_checks(self):
         try:

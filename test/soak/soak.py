@@ -89,6 +89,7 @@ class Soak:
         self.uncertain_txns = 0
         self.lost = self.changed = self.leaked = 0
         self.errors = collections.Counter()
+        self.outcomes = collections.Counter()
         self.checks = 0
         self.gen = 0
         self.primary = None
@@ -129,6 +130,8 @@ class Soak:
                 "max_wal_size = 16MB", "min_wal_size = 4MB",
                 "max_slot_wal_keep_size = 64MB", "wal_keep_size = 0",
                 "fsync = off", "hot_standby = on", "wal_receiver_status_interval = 1s",
+                # a standby whose primary restarted streams again at once
+                "wal_retrieve_retry_interval = '200ms'",
                 "log_line_prefix = '%m [%p] %u '",
                 "max_connections = 40", "restart_after_crash = on"]
 
@@ -246,8 +249,9 @@ class Soak:
             detail = 'signal %d to %s' % (sig, victims)
         elif kind in ('walfull', 'datafull'):
             m = self.primary.wal if kind == 'walfull' else self.primary.ts
+            panics0 = self.primary.log_count('PANIC:')
             n = m.fill()
-            hold = rng.uniform(0.5, 1.5)
+            hold = rng.uniform(0.5, 1.0)
             end = time.time() + hold
             if kind == 'walfull':
                 # new WAL segments, past the recycled ones
@@ -261,7 +265,9 @@ class Soak:
                     time.sleep(0.02)
             time.sleep(max(0, end - time.time()))
             m.free()
-            detail = '%d MB, %.1f s' % (n >> 20, hold)
+            panics = self.primary.log_count('PANIC:') - panics0
+            detail = '%d MB, %.1f s, %d PANIC' % (n >> 20, hold, panics)
+            self.outcomes[kind + (' with a crash' if panics else ' without a crash')] += 1
         elif kind == 'promote':
             old = self.primary
             pid = old.kill9()
@@ -280,7 +286,7 @@ class Soak:
                 f.write(broken[1])
             L.chown(tmp)
             os.rename(tmp, self.policy)
-            hold = rng.uniform(0.5, 1.5)
+            hold = rng.uniform(0.3, 1.0)
             time.sleep(hold)
             # sessions keep connecting and deciding with the old policy
             try:
@@ -484,7 +490,7 @@ class Soak:
         end = START + SECONDS
         while time.time() < end or (MIN_PER_KIND and min(self.faults[k] for k in FAULT_KINDS) < MIN_PER_KIND
                                     and time.time() < end + SECONDS):
-            time.sleep(self.rng.uniform(0.2, 1.0))
+            time.sleep(self.rng.uniform(0.1, 0.6))
             kind = self.next_fault()
             try:
                 self.inject(kind)
@@ -546,6 +552,7 @@ class Soak:
         say('faults by kind: %s' % dict(self.faults))
         say('checks: %d, uncertain commits: %d, client errors by SQLSTATE: %s' %
             (self.checks, self.uncertain_txns, dict(self.errors)))
+        say('disk faults: %s' % dict(self.outcomes))
         fail = bool(self.findings) or (MIN_PER_KIND and min(self.faults[k] for k in FAULT_KINDS) < MIN_PER_KIND)
         if fail:
             print('soak FAILED: replay with make soak SOAK_SECONDS=%d SOAK_SEED=%d' % (SECONDS, SEED))
@@ -609,7 +616,7 @@ class Client:
                 continue
             if self.conn is None or self.conn.closed:
                 try:
-                    self.conn = soak.primary.connect(user=self.role, autocommit=False, timeout=3)
+                    self.conn = soak.primary.connect(user=self.role, autocommit=False, timeout=2)
                 except psycopg2.Error:
                     self.conn = None
                     time.sleep(0.1)

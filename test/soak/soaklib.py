@@ -196,6 +196,14 @@ class Node:
                 pass
         return pid
 
+    def log_count(self, text):
+        """How many lines of the server log hold text."""
+        try:
+            with open(self.log, errors='replace') as f:
+                return sum(1 for line in f if text in line)
+        except FileNotFoundError:
+            return 0
+
     def log_tail(self, n=30):
         try:
             with open(self.log, errors='replace') as f:
