@@ -54,6 +54,11 @@ SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 # SOAK_MIN_PER_KIND=N: a run with fewer faults of some kind fails; it goes
 # on for up to a quarter of SECONDS more to reach them
 MIN_PER_KIND = int(os.environ.get('SOAK_MIN_PER_KIND', '0'))
+# SOAK_SABOTAGE: the checker's own mutation test (doc/reliability.md):
+# 'lose' deletes an acknowledged row behind the ledger's back before the
+# first check, 'change' rewrites one's value, 'leak' turns enforcement off;
+# the run must then fail with lost, changed or leaked above 0
+SABOTAGE = os.environ.get('SOAK_SABOTAGE', '')
 
 FAULT_KINDS = ['kill9', 'backend', 'walfull', 'datafull', 'promote', 'policy']
 CLIENT_LEVELS = ['s0', 's1', 's3', 's1:c1', 's3:c0,c5']
@@ -92,6 +97,7 @@ class Soak:
         self.lost = self.changed = self.leaked = 0
         self.errors = collections.Counter()
         self.outcomes = collections.Counter()
+        self.last_signal = 0
         self.checks = 0
         self.gen = 0
         self.primary = None
@@ -242,7 +248,7 @@ class Soak:
             pids = self.primary.backend_pids()
             pids = [p for p in pids]
             victims = rng.sample(pids, min(len(pids), rng.randint(1, 2))) if pids else []
-            sig = rng.choice([15, 15, 9])
+            sig = self.last_signal = rng.choice([15, 15, 9])
             for pid in victims:
                 try:
                     os.kill(pid, sig)
@@ -386,9 +392,44 @@ class Soak:
             out[(t, k)] = (lbl, md5, ln)
         return out
 
-    def check(self, why):
+    def sabotage(self, p):
+        """SOAK_SABOTAGE: what the checker must catch."""
+        global SABOTAGE
+        if SABOTAGE in ('lose', 'change'):
+            key = next((k for c in self.clients for k in sorted(c.expected)), None)
+            if key is None:
+                return
+            sql = ('DELETE FROM %s WHERE k = %%s' if SABOTAGE == 'lose'
+                   else "UPDATE %s SET v = v || 'x' WHERE k = %%s") % key[0]
+            self.set_enforcing(p, False)
+            self.q(p, sql, args=(key[1],))
+            self.set_enforcing(p, True)
+            say('sabotage: %s %s' % (SABOTAGE, key))
+            SABOTAGE = ''
+        elif SABOTAGE == 'leak':
+            self.set_enforcing(p, False)
+            say('sabotage: enforcement off')
+            SABOTAGE = ''
+
+    def set_enforcing(self, p, on):
+        self.q(p, 'ALTER SYSTEM %s labelam.enforcing%s' % (('RESET', '') if on else ('SET', ' = off')))
+        self.q(p, 'SELECT pg_reload_conf()')
+        time.sleep(0.5)
+        for conn in self.conns.values():	# the checker's sessions see it now
+            if not conn.closed:
+                conn.close()
+
+    def check(self, why, full=True):
+        """The check; full=False (after a fault without a recovery: a
+        backend terminated, a policy file swapped in and out) reads one
+        level's session of the five in turn and leaves the standby for the
+        next full check: every session reloads the policy after a swap,
+        and the run affords that only where a recovery would reconnect
+        them anyway."""
         self.checks += 1
         p = self.primary
+        if SABOTAGE:
+            self.sabotage(p)
         try:
             seen = self.read_all(p)
         except psycopg2.Error as e:
@@ -413,6 +454,8 @@ class Soak:
                 self.finding('after %s: row %s is %s, acknowledged %s' % (why, key, got, val))
         # each level reads exactly the ledger's rows at or below it
         for i, lvl in enumerate(CLIENT_LEVELS):
+            if not full and i != self.checks % len(CLIENT_LEVELS):
+                continue
             want = {k for k, v in expected.items() if L.dominates(lvl, L.level_of(v[0]))}
             try:
                 got = set()
@@ -452,7 +495,7 @@ class Soak:
                 self.finding('after %s: %s: %d' % (why, what, n))
         # the standby, row for row
         s = self.standby
-        if s is not None:
+        if s is not None and full:
             if not self.catch_up(p, s):
                 self.finding('after %s: standby %s does not catch up' % (why, s.name))
             else:
@@ -492,7 +535,7 @@ class Soak:
         end = START + SECONDS
         while time.time() < end or (MIN_PER_KIND and min(self.faults[k] for k in FAULT_KINDS) < MIN_PER_KIND
                                     and time.time() < end + SECONDS / 4):
-            time.sleep(self.rng.uniform(0.1, 0.6))
+            time.sleep(self.rng.uniform(0.05, 0.4))
             kind = self.next_fault()
             try:
                 self.inject(kind)
@@ -505,7 +548,8 @@ class Soak:
             self.pause_clients()
             t1 = time.time()
             if ok:
-                self.check(kind)
+                # a full check after every recovery (and a full disk)
+                self.check(kind, full=kind not in ('policy', 'backend') or self.last_signal == 9)
             self.resume_clients()
             say('check after %s: pause %.1f s, check %.1f s' % (kind, t1 - t0, time.time() - t1))
             if len(self.findings) > 20:
