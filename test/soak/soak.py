@@ -439,6 +439,7 @@ class Soak:
         for c in self.clients:
             c.resolve(seen, self)
             expected.update(c.expected)
+        owner = {c.name: c for c in self.clients}
         for key, val in seen.items():
             if key not in expected:
                 self.changed += 1
@@ -452,6 +453,19 @@ class Soak:
             elif got != val:
                 self.changed += 1
                 self.finding('after %s: row %s is %s, acknowledged %s' % (why, key, got, val))
+        # each loss or change is counted once: the ledger goes on from what
+        # the servers hold
+        for key in set(seen) | set(expected):
+            if seen.get(key) != expected.get(key):
+                c = owner.get(key[1].rsplit('-', 1)[0])
+                if c is not None:
+                    if key in seen:
+                        c.expected[key] = seen[key]
+                    else:
+                        c.expected.pop(key, None)
+                expected[key] = seen.get(key)
+                if expected[key] is None:
+                    del expected[key]
         # each level reads exactly the ledger's rows at or below it
         for i, lvl in enumerate(CLIENT_LEVELS):
             if not full and i != self.checks % len(CLIENT_LEVELS):
