@@ -11,6 +11,7 @@
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import psycopg2
@@ -20,6 +21,16 @@ PGBIN = os.environ.get('SOAK_PGBIN', '')
 WORK = os.environ.get('SOAK_WORK', '')
 RUN_USER = os.environ.get('SOAK_RUN_USER', '')
 MLS_POLICY = os.environ.get('SOAK_MLS_POLICY', '')
+
+START = time.time()
+_log_lock = threading.Lock()
+
+
+def say(msg):
+    """A line of the run's log, with the seconds since it started."""
+    with _log_lock:
+        print('[%7.1f] %s' % (time.time() - START, msg), flush=True)
+
 
 # Session labels (labelam.role_label) and the row labels the MLS policy's
 # type_transition gives their rows.  TOP reads everything and may relabel.
