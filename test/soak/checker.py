@@ -88,8 +88,20 @@ class Checker:
         try:
             seen = self.read_all(p)
         except psycopg2.Error as e:
-            self.finding('check after %s: the top label cannot read: %s' % (why, e))
-            return
+            # a full WAL disk can make the server PANIC a moment after the
+            # fault, once it seemed ready (a process that was writing when
+            # the disk filled): its crash restart is the fault's, and
+            # crashes_in_logs() judges every crash at the end
+            say('check after %s: the primary does not answer (%s); once more when it does' %
+                (why, str(e).strip().split('\n')[0]))
+            if not p.wait_ready(180):
+                self.finding('check after %s: the primary does not come back: %s' % (why, p.log_tail()))
+                return
+            try:
+                seen = self.read_all(p)
+            except psycopg2.Error as e:
+                self.finding('check after %s: the top label cannot read: %s' % (why, e))
+                return
         expected = {}
         for c in self.clients:
             c.resolve(seen, self)

@@ -40,6 +40,7 @@
 import collections
 import os
 import random
+import re
 import shutil
 import sys
 import threading
@@ -192,6 +193,10 @@ class Soak(Checker):
             time.sleep(0.1)
         for m in node.mounts:
             m.umount()
+        # its log outlives it: finish() reads every node's for crashes
+        os.makedirs(os.path.join(L.WORK, 'logs'), exist_ok=True)
+        if os.path.exists(node.log):
+            shutil.copyfile(node.log, os.path.join(L.WORK, 'logs', node.name + '.log'))
         shutil.rmtree(node.dir, ignore_errors=True)
 
     def ensure_primary(self):
@@ -291,6 +296,21 @@ class Soak(Checker):
         self.faults[kind] += 1
         self.last_faults.append('%.1f %s %s' % (time.time() - START, kind, detail))
         say('fault %s %s' % (kind, detail))
+
+    def crashes_in_logs(self):
+        """Every server process that died other than by the faults is a
+        finding: a signal other than SIGKILL (the faults') or SIGABRT (a
+        PANIC), a PANIC other than a full disk's, a failed assertion."""
+        logs = [os.path.join(L.WORK, 'logs', f) for f in os.listdir(os.path.join(L.WORK, 'logs'))
+                ] if os.path.isdir(os.path.join(L.WORK, 'logs')) else []
+        logs += [n.log for n in (self.primary, self.standby) if n is not None]
+        for path in logs:
+            with open(path, errors='replace') as f:
+                for line in f:
+                    m = re.search(r'terminated by signal (\d+)', line)
+                    if (m and m.group(1) not in ('6', '9')) or 'TRAP:' in line or \
+                            ('PANIC:' in line and 'No space left on device' not in line):
+                        self.finding('%s: %s' % (os.path.basename(path), line.strip()[:300]))
 
     def broken_policy(self, rng):
         good = self.good_policy
@@ -415,6 +435,7 @@ class Soak(Checker):
         say('checks: %d, uncertain commits: %d, client errors by SQLSTATE: %s' %
             (self.checks, self.uncertain_txns, dict(self.errors)))
         say('disk faults: %s' % dict(self.outcomes))
+        self.crashes_in_logs()
         fail = bool(self.findings) or (MIN_PER_KIND and min(self.faults[k] for k in FAULT_KINDS) < MIN_PER_KIND)
         if fail:
             print('soak FAILED: replay with make soak SOAK_SECONDS=%d SOAK_SEED=%d' % (SECONDS, SEED))
