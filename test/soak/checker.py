@@ -94,7 +94,7 @@ class Checker:
             # crashes_in_logs() judges every crash at the end
             say('check after %s: the primary does not answer (%s); once more when it does' %
                 (why, str(e).strip().split('\n')[0]))
-            if not p.wait_ready(180):
+            if not self.ensure_primary():
                 self.finding('check after %s: the primary does not come back: %s' % (why, p.log_tail()))
                 return
             try:

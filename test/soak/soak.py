@@ -199,15 +199,25 @@ class Soak(Checker):
             shutil.copyfile(node.log, os.path.join(L.WORK, 'logs', node.name + '.log'))
         shutil.rmtree(node.dir, ignore_errors=True)
 
-    def ensure_primary(self):
-        """Starts the primary if a fault left it stopped; True once it
-        answers."""
+    def ensure_primary(self, timeout=180):
+        """Starts the primary whenever it is found stopped (a fault may stop
+        it a moment after it seemed up: a startup process that meets a full
+        WAL disk ends the postmaster); True once it answers."""
         p = self.primary
-        if not p.running():
-            p.start()
-        if not p.wait_ready(180):
-            return False
-        return True
+        end = time.time() + timeout
+        while time.time() < end:
+            if not p.running():
+                try:
+                    p.start()
+                except RuntimeError as e:
+                    say('primary %s does not start yet: %s' % (p.name, str(e)[:200]))
+                    continue
+            try:
+                p.query('SELECT 1')
+                return True
+            except psycopg2.Error:
+                time.sleep(0.2)
+        return False
 
     # ---- faults ------------------------------------------------------
 
