@@ -378,7 +378,7 @@ class Soak(Checker):
         maint.start()
         for c in self.clients:
             c.thread.start()
-        end = START + SECONDS
+        end = time.time() + SECONDS		# the faults phase: set-up not counted
         while time.time() < end or (MIN_PER_KIND and min(self.faults[k] for k in FAULT_KINDS) < MIN_PER_KIND
                                     and time.time() < end + SECONDS / 4):
             time.sleep(self.rng.uniform(0.05, 0.4))
