@@ -158,7 +158,7 @@ if [[ " $PARTS " == *" soak "* ]]; then
 	else
 		p=0 f=0
 		for seed in ${SOAK_SEEDS:-1 2}; do
-			SOAK_MIN_PER_KIND=1 soak_driver soak "$WORK/soak-$seed" "${SOAK_TEST_SECONDS:-25}" "$seed" \
+			SOAK_MIN_PER_KIND=1 soak_driver soak "$WORK/soak-$seed" "${SOAK_TEST_SECONDS:-20}" "$seed" \
 				>"$WORK/soak-$seed.log" 2>&1
 			if [ $? -eq 0 ]; then
 				p=$((p + 1))

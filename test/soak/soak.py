@@ -57,7 +57,7 @@ from soaklib import START, say
 SECONDS = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 # SOAK_MIN_PER_KIND=N: a run with fewer faults of some kind fails; it goes
-# on for up to a quarter of SECONDS more to reach them
+# on for up to a quarter of SECONDS more (a minute at least) to reach them
 MIN_PER_KIND = int(os.environ.get('SOAK_MIN_PER_KIND', '0'))
 
 FAULT_KINDS = ['kill9', 'backend', 'walfull', 'datafull', 'promote', 'policy']
@@ -380,7 +380,7 @@ class Soak(Checker):
             c.thread.start()
         end = time.time() + SECONDS		# the faults phase: set-up not counted
         while time.time() < end or (MIN_PER_KIND and min(self.faults[k] for k in FAULT_KINDS) < MIN_PER_KIND
-                                    and time.time() < end + SECONDS / 4):
+                                    and time.time() < end + max(SECONDS / 4, 60)):
             time.sleep(self.rng.uniform(0.05, 0.4))
             kind = self.next_fault()
             try:
