@@ -144,7 +144,8 @@ my $checksums = $node->safe_psql('postgres', 'SHOW data_checksums');
 set_file();
 $node->stop;
 # (18's initdb turns data checksums on: off, so that pages can be edited)
-$node->command_ok([ 'pg_checksums', '--disable', '--pgdata', $node->data_dir ], 'data checksums off')
+$node->command_ok([ 'pg_checksums', '--disable', '--no-sync', '--pgdata', $node->data_dir ],
+	'data checksums off')
   if $checksums eq 'on';
 sub write_block
 {
