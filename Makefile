@@ -5,6 +5,8 @@
 # Policy:  make policy                   (labelam's policy module in Debian's MLS policy)
 # Tests:   make test                     (sets up everything, runs every suite)
 # Bench:   make bench
+# Soak:    make soak SOAK_SECONDS=1800 SOAK_SEED=1   (faults and a ledger)
+#          make hostile HOSTILE_INPUTS=100000 HOSTILE_SEED=1   (bad input)
 
 MODULE_big = labelam
 EXTENSION = labelam
@@ -52,7 +54,7 @@ FORCE:
 $(DATA_built): $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@
 
-.PHONY: deps demo test check-pg bench policy
+.PHONY: deps demo test check-pg bench policy soak hostile
 
 deps:
 	scripts/deps.sh
@@ -72,3 +74,15 @@ check-pg:
 
 bench:
 	bench/run.sh
+
+# doc/reliability.md
+SOAK_SECONDS ?= 1800
+SOAK_SEED ?= 1
+HOSTILE_INPUTS ?= 100000
+HOSTILE_SEED ?= 1
+
+soak:
+	scripts/soak.sh soak $(SOAK_SECONDS) $(SOAK_SEED)
+
+hostile:
+	scripts/soak.sh hostile $(HOSTILE_INPUTS) $(HOSTILE_SEED)

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 PKGS=(postgresql-15 postgresql-contrib libselinux1-dev libsepol-dev liblz4-dev libkrb5-dev
-      selinux-policy-default selinux-policy-mls setools libipc-run-perl
+      selinux-policy-default selinux-policy-mls setools libipc-run-perl python3-psycopg2
       selinux-policy-dev checkpolicy semodule-utils policycoreutils
       make gcc bzip2 xz-utils iproute2)
 [ "${1:-}" = --bench ] && PKGS+=(gnuplot-nox valgrind)

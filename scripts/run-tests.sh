@@ -6,7 +6,9 @@
 # against labelam (scripts/check-sepgsql.sh) and PostgreSQL's own suites
 # under labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
 #
-# env: LABELAM_TESTS="static regress isolation tap sepgsql pg" selects parts;
+# env: LABELAM_TESTS="static regress isolation tap sepgsql pg soak hostile"
+#      selects parts (soak and hostile: PostgreSQL 15 only; SOAK_SEEDS,
+#      SOAK_TEST_SECONDS, HOSTILE_TEST_INPUTS size them);
 #      REGRESS="a b", ISOLATION="x", TAP="t/001_x.pl", SEPGSQL="label dml"
 #      select tests;
 #      LABELAM_KEEP=1 keeps the work directory.
@@ -22,7 +24,7 @@ set -uo pipefail
 if [ "${PG:-}" = all ]; then
 	total_p=0 total_f=0 summary=() not_run=
 	for major in ${PG_ALL:-15 17 18-assert}; do
-		all_parts=${LABELAM_TESTS:-static regress isolation tap sepgsql pg}
+		all_parts=${LABELAM_TESTS:-static regress isolation tap sepgsql pg$([ "$major" = 15 ] && echo ' soak hostile')}
 		parts=$all_parts
 		src=
 		if [ "$major" = 17 ]; then
@@ -57,7 +59,8 @@ fi
 . "$(dirname "$0")/pgenv.sh"
 pg_enter_root "$@"
 
-PARTS=${LABELAM_TESTS:-static regress isolation tap sepgsql pg}
+# soak and hostile: PostgreSQL 15 only (doc/reliability.md)
+PARTS=${LABELAM_TESTS:-static regress isolation tap sepgsql pg$([ "$PG" = 15 ] && echo ' soak hostile')}
 labelam_setup
 
 cp -r "$LABELAM_TOP/test" "$WORK/test"
@@ -165,6 +168,52 @@ fi
 if [[ " $PARTS " == *" pg "* ]]; then
 	. "$LABELAM_TOP/scripts/check-pg.sh"
 	check_pg_all "${CONF[@]}"
+fi
+
+# the soak and the hostile-input run, short (doc/reliability.md): PostgreSQL
+# 15 only, as root; each seed of the soak and the hostile run count as a
+# test each
+if [[ " $PARTS " == *" soak "* ]] || [[ " $PARTS " == *" hostile "* ]]; then
+	. "$LABELAM_TOP/scripts/soak.sh"
+	why=$(soak_missing)
+fi
+if [[ " $PARTS " == *" soak "* ]]; then
+	if [ -n "$why" ]; then
+		echo "soak: not run: $why"
+	else
+		p=0 f=0
+		for seed in ${SOAK_SEEDS:-1 2}; do
+			SOAK_MIN_PER_KIND=1 soak_driver soak "$WORK/soak-$seed" "${SOAK_TEST_SECONDS:-20}" "$seed" \
+				>"$WORK/soak-$seed.log" 2>&1
+			if [ $? -eq 0 ]; then
+				p=$((p + 1))
+			else
+				f=$((f + 1))
+				FAILED_NAMES+=("soak: seed $seed")
+				tail -40 "$WORK/soak-$seed.log"
+			fi
+			tail -1 "$WORK/soak-$seed.log"
+		done
+		PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+		echo "soak: $p passed, $f failed"
+	fi
+fi
+if [[ " $PARTS " == *" hostile "* ]]; then
+	if [ -n "$why" ]; then
+		echo "hostile: not run: $why"
+	else
+		if soak_driver hostile "$WORK/hostile" "${HOSTILE_TEST_INPUTS:-3000}" "${HOSTILE_TEST_SEED:-1}" \
+			>"$WORK/hostile.log" 2>&1; then
+			PASSED=$((PASSED + 1))
+			echo "hostile: 1 passed, 0 failed"
+		else
+			FAILED=$((FAILED + 1))
+			FAILED_NAMES+=("hostile")
+			tail -40 "$WORK/hostile.log"
+			echo "hostile: 0 passed, 1 failed"
+		fi
+		tail -1 "$WORK/hostile.log"
+	fi
 fi
 
 [ ${#FAILED_NAMES[@]} -gt 0 ] && printf 'failed: %s\n' "${FAILED_NAMES[@]}"

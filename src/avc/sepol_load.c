@@ -531,23 +531,21 @@ static void
 sp_try_reload(const char *path, bool exists, const struct stat *st)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
-	ErrorData  *edata;
+	ErrorData  *volatile edata = NULL;
 
 	/*
 	 * sp_load leaves nothing behind when it fails (its ERRORs come before
 	 * the switch, with its files closed and its memory freed), so its
 	 * error can be caught and turned into a log line without a
-	 * subtransaction.
+	 * subtransaction.  Nothing may return from inside PG_TRY: that would
+	 * leave PG_exception_stack pointing into this dead frame, and the
+	 * next ERROR of the statement would jump there (a crash of the
+	 * backend, and so a restart of the server, at the first error after
+	 * any policy reload: found by the hostile-input run, issue 36).
 	 */
 	PG_TRY();
 	{
 		sp_load(path, ERROR);
-		if (rejected.valid)
-			ereport(LOG,
-					(errmsg("labelam: loaded SELinux policy file \"%s\" (policy %llu); the file rejected before is superseded",
-							path, (unsigned long long) sp_cur.seqno)));
-		rejected.valid = false;
-		return;
 	}
 	PG_CATCH();
 	{
@@ -556,6 +554,16 @@ sp_try_reload(const char *path, bool exists, const struct stat *st)
 		FlushErrorState();
 	}
 	PG_END_TRY();
+
+	if (edata == NULL)
+	{
+		if (rejected.valid)
+			ereport(LOG,
+					(errmsg("labelam: loaded SELinux policy file \"%s\" (policy %llu); the file rejected before is superseded",
+							path, (unsigned long long) sp_cur.seqno)));
+		rejected.valid = false;
+		return;
+	}
 
 	free(rejected.path);
 	free(rejected.booleans);

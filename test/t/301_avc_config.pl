@@ -96,9 +96,25 @@ $node->safe_psql('postgres', q{
 	CREATE ROLE u_bad LOGIN;
 	CREATE ROLE u_none LOGIN;
 	GRANT USAGE ON SCHEMA labelam TO u_user;
-	INSERT INTO labelam.role_label VALUES
-		('u_user', 'user_u:user_r:user_t:s0'),
-		('u_bad', 'user_u:user_r:no_such_t:s0');
+	INSERT INTO labelam.role_label VALUES ('u_user', 'user_u:user_r:user_t:s0');
+});
+# a label the policy does not know is refused when it is written (issue 36:
+# the hostile-input run found role_label taking any text)
+for my $bad ('user_u:user_r:no_such_t:s0', 'junk', "user_u:user_r:user_t:s0\n", 'user_u:user_r:user_t:s0' . ':c1' x 2000)
+{
+	($rc, $out, $err) = $node->psql('postgres',
+		qq{INSERT INTO labelam.role_label VALUES ('u_bad', \$\$$bad\$\$)},
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/ERROR:  22023: invalid security label/,
+		'labelam.role_label refuses ' . substr($bad =~ s/\n/\\n/r, 0, 40) . ' with 22023');
+}
+is($node->safe_psql('postgres', q{SELECT count(*) FROM labelam.role_label WHERE role = 'u_bad'::regrole}),
+	'0', 'and holds no row for it');
+# one that a later policy no longer knows still refuses the session: written
+# here past the check
+$node->safe_psql('postgres', q{
+	ALTER TABLE labelam.role_label DROP CONSTRAINT role_label_label_check;
+	INSERT INTO labelam.role_label VALUES ('u_bad', 'user_u:user_r:no_such_t:s0');
 });
 is($node->safe_psql('postgres', 'SELECT labelam.client_label()', extra_params => [ '-U', 'u_user' ]),
 	'user_u:user_r:user_t:s0', 'labelam.role_label gives the role its label');

@@ -30,7 +30,9 @@
  * busy writing).  Entries only grow: nothing removes a label except a
  * rebuild (REINDEX, or the rebuild that follows a rewrite), which reads
  * every tuple present.  A range past the end of the summary is read, never
- * skipped.
+ * skipped; so is one on a page that is all zeros (left by a crash after
+ * the summary was extended), until a writer initializes the page, as
+ * BRIN's writers do theirs (initialize_new_page).
  *
  * The build (summary_am.c; CREATE INDEX, REINDEX, [CONCURRENTLY]) writes
  * the metapage first, then merges what it reads from the heap into the
@@ -229,14 +231,83 @@ extend_to(Relation index, BlockNumber blkno)
 }
 
 /*
- * Merges "add" into the entries of summary block blkno, starting at slot
- * first; one WAL record, only if something changed.  *result, if given,
- * gets the first entry as it is afterwards.
+ * Entries page buf (pinned, not locked) is all zeros (PageIsNew): initialize
+ * it, as brin_page_cleanup (brin_pageops.c) does BRIN's pages.
+ *
+ * Such a page is one the summary was extended by (extend_to) but whose
+ * initializing WAL record crash recovery did not replay: the extension
+ * wrote zeros to the file at once, the record was still in WAL buffers
+ * when the server crashed.  Or an error came between the two, or another
+ * backend is extending the summary right now and has not initialized the
+ * page yet: extend_to holds the extension lock until it has, so taking
+ * that lock for a moment waits for it (brin_page_cleanup's way).
+ *
+ * A page left by a crash held no label of a committed tuple: every label
+ * noted there was noted after the page's initialization, in WAL order, and
+ * before its transaction's commit record, which flushes both.  Its ranges
+ * would be right as empty ones.  A page that damage zeroed (a superuser's
+ * zero_damaged_pages, a storage fault) looks the same and may have lost
+ * labels of committed rows; scans would then skip them, or let other rows
+ * of their range pass unread.  So fail safe: a range the table already
+ * has blocks in says "any label" (read by every scan, until REINDEX), and
+ * only ranges past the table's end, which no tuple has reached, start
+ * empty.  A writer placing a tuple there after we read the table's size
+ * notes it after we release the page.
+ *
+ * A full image: a standby never had the page (its file grows by replay).
+ */
+static void
+initialize_new_page(Relation heap, Relation index, Buffer buf)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+	uint64		first_range = (uint64) (blkno - 1) * LS_ENTRIES_PER_PAGE;
+	int			nany = 0;
+
+	Assert(blkno != LABELSUMMARY_METAPAGE);
+
+	LockRelationForExtension(index, ShareLock);
+	UnlockRelationForExtension(index, ShareLock);
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	if (PageIsNew(BufferGetPage(buf)))
+	{
+		uint64		heap_blocks = RelationGetNumberOfBlocks(heap);
+		GenericXLogState *state = GenericXLogStart(index);
+		Page		page = GenericXLogRegisterBuffer(state, buf,
+													 GENERIC_XLOG_FULL_IMAGE);
+
+		summary_init_page(page, LS_KIND_ENTRIES);
+		while (nany < LS_ENTRIES_PER_PAGE &&
+			   (first_range + nany) * LABELSUMMARY_PAGES_PER_RANGE < heap_blocks)
+			(void) summary_entry_add(&LS_ENTRIES(page)[nany++], InvalidOid);
+		GenericXLogFinish(state);
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+
+		ereport(LOG,
+				(errmsg("label summary \"%s\" contained an uninitialized page %u, now initialized",
+						RelationGetRelationName(index), blkno),
+				 nany > 0 ?
+				 errdetail("Blocks %llu to %llu of table \"%s\" are read by every scan until the summary is built again.",
+						   (unsigned long long) (first_range * LABELSUMMARY_PAGES_PER_RANGE),
+						   (unsigned long long) ((first_range + nany) * LABELSUMMARY_PAGES_PER_RANGE - 1),
+						   RelationGetRelationName(heap)) : 0,
+				 nany > 0 ?
+				 errhint("REINDEX INDEX %s builds it again.",
+						 quote_identifier(RelationGetRelationName(index))) : 0));
+		return;
+	}
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+}
+
+/*
+ * Merges "add" into the entries of summary block blkno of heap's summary
+ * index, starting at slot first; one WAL record, only if something
+ * changed.  *result, if given, gets the first entry as it is afterwards.
  */
 bool
-summary_merge_into_block(Relation index, BlockNumber blkno, int first,
-				 const LabelSummaryEntry *add, int n,
-				 LabelSummaryEntry *result)
+summary_merge_into_block(Relation heap, Relation index, BlockNumber blkno,
+						 int first, const LabelSummaryEntry *add, int n,
+						 LabelSummaryEntry *result)
 {
 	Buffer		buf;
 	Page		page;
@@ -251,6 +322,12 @@ summary_merge_into_block(Relation index, BlockNumber blkno, int first,
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
+	if (PageIsNew(page))
+	{
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		initialize_new_page(heap, index, buf);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+	}
 	if (!summary_page_is(page, LS_KIND_ENTRIES))
 		summary_report_corrupt(index, blkno);
 	entries = LS_ENTRIES(page);
@@ -413,8 +490,9 @@ labelheap_summary_note(Relation rel, BlockNumber blk, Oid secid)
 
 		memset(&add, 0, sizeof(add));
 		summary_entry_add(&add, secid);
-		done = summary_merge_into_block(index, summary_range_block(range), summary_range_slot(range),
-								&add, 1, &now);
+		done = summary_merge_into_block(rel, index, summary_range_block(range),
+										summary_range_slot(range), &add, 1,
+										&now);
 		index_close(index, NoLock);
 
 		/* remember what the entry holds (rd_amcache may have been rebuilt) */
@@ -477,8 +555,12 @@ labelheap_summary_entry(Relation index, BlockNumber heapblk,
 	page = BufferGetPage(buf);
 	if (!summary_page_is(page, LS_KIND_ENTRIES))
 	{
+		/*
+		 * All zeros (a crash's, until a writer initializes it) tells
+		 * nothing; a damaged page, whose writers fail, neither: read.
+		 */
 		UnlockReleaseBuffer(buf);
-		return false;			/* verify_labels reports it */
+		return false;
 	}
 	*entry = LS_ENTRIES(page)[summary_range_slot(range)];
 	UnlockReleaseBuffer(buf);

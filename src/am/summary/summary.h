@@ -41,9 +41,10 @@ extern bool summary_page_is(Page page, uint16 kind);
 extern LABELAM_NORETURN_BEFORE void summary_report_corrupt(Relation index,
 														   BlockNumber blkno) LABELAM_NORETURN_AFTER;
 extern bool summary_entry_add(LabelSummaryEntry *entry, Oid secid);
-extern bool summary_merge_into_block(Relation index, BlockNumber blkno,
-									 int first, const LabelSummaryEntry *add,
-									 int n, LabelSummaryEntry *result);
+extern bool summary_merge_into_block(Relation heap, Relation index,
+									 BlockNumber blkno, int first,
+									 const LabelSummaryEntry *add, int n,
+									 LabelSummaryEntry *result);
 extern Oid	summary_am_oid(void);
 
 #endif							/* LABELHEAP_SUMMARY_H */

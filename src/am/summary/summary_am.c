@@ -124,8 +124,10 @@ labelsummary_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		CHECK_FOR_INTERRUPTS();
 		if (range - batch_first >= (BlockNumber) LS_ENTRIES_PER_PAGE)
 		{
-			(void) summary_merge_into_block(index, summary_range_block(batch_first), 0,
-									batch, LS_ENTRIES_PER_PAGE, NULL);
+			(void) summary_merge_into_block(heap, index,
+											summary_range_block(batch_first),
+											0, batch, LS_ENTRIES_PER_PAGE,
+											NULL);
 			memset(batch, 0, LS_ENTRIES_PER_PAGE * sizeof(LabelSummaryEntry));
 			batch_first = range;
 		}
@@ -150,8 +152,9 @@ labelsummary_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	{
 		BlockNumber last = (nblocks - 1) / LABELSUMMARY_PAGES_PER_RANGE;
 
-		(void) summary_merge_into_block(index, summary_range_block(batch_first), 0, batch,
-								last - batch_first + 1, NULL);
+		(void) summary_merge_into_block(heap, index,
+										summary_range_block(batch_first), 0,
+										batch, last - batch_first + 1, NULL);
 	}
 	FreeAccessStrategy(strategy);
 	pfree(batch);
