@@ -87,6 +87,7 @@
  *		objects/object_label.c cached object labels (relcache, PROCOID,
  *							NAMESPACEOID, DATABASEOID)
  *		am/write/label_column.c the label column's type (TYPEOID)
+ *		am/handler.c		labelheap's access method OID (AMOID)
  *		label_sql/parse.c	labelam's functions (PROCOID)
  *		label_store/catalog.c registers its own, on first use of the
  *							dictionary catalog
@@ -127,6 +128,7 @@
 #include "utils/syscache.h"
 
 #include "hooks.h"
+#include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "am/label_set/label_set.h"
 #include "avc/avc.h"
@@ -447,6 +449,12 @@ labelam_function_callback(Datum arg, int cacheid, uint32 hashvalue)
 	objects_label_forget();
 }
 
+static void
+labelam_am_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	labelheap_am_forget();
+}
+
 /* schemas and databases: their names feed objects' default labels */
 static void
 labelam_object_name_callback(Datum arg, int cacheid, uint32 hashvalue)
@@ -495,6 +503,7 @@ labelam_hooks_install(void)
 	RegisterSubXactCallback(labelam_subxact_callback, NULL);
 	CacheRegisterRelcacheCallback(labelam_relcache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(TYPEOID, labelam_type_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AMOID, labelam_am_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(PROCOID, labelam_function_callback,
 								  (Datum) 0);
 	CacheRegisterSyscacheCallback(NAMESPACEOID, labelam_object_name_callback,

@@ -37,6 +37,7 @@ extern void labelam_am_init(void);
 extern bool is_labelheap_relation(Relation rel);
 /* is amoid labelheap's access method (for relations that are not open)? */
 extern bool is_labelheap_am(Oid amoid);
+extern void labelheap_am_forget(void);
 
 /* tuple.c: the label stored in a tuple version, for labelam.row_label() */
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,

@@ -29,6 +29,11 @@
  *   not) has TRUNCATE decided as what it is, deleting every row: db_table
  *   delete.
  *
+ * Object names in audit lines and errors (getObjectIdentity,
+ * getObjectDescription) are made only when a line or an error is written
+ * (object_name): sepgsql makes one before every check, which was most of
+ * what object checks added to a short statement.
+ *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
  * sepgsql_avc_trusted_proc, sepgsql_audit_log, sepgsql_getenforce and
@@ -130,14 +135,38 @@ objects_audit_log(bool denied, bool enforcing, const char *scontext,
 }
 
 /*
+ * The name an audit line or an error gives the object: audit_name itself,
+ * or, for OBJECTS_NAME_IDENTITY and OBJECTS_NAME_DESCRIPTION, named's as
+ * getObjectIdentity or getObjectDescription makes it (palloc'd), which
+ * *made says.  Made only when a line or an error is written: the checks
+ * of every statement (its tables, columns and functions) mostly write
+ * neither, and making the name was most of their cost.
+ */
+static const char *
+object_name(const char *audit_name, const ObjectAddress *named, bool *made)
+{
+	*made = false;
+	if (audit_name != OBJECTS_NAME_IDENTITY &&
+		audit_name != OBJECTS_NAME_DESCRIPTION)
+		return audit_name;
+	if (named == NULL)
+		elog(ERROR, "labelam: an object check asked for the name of no object");
+	*made = true;
+	if (audit_name == OBJECTS_NAME_IDENTITY)
+		return getObjectIdentity(named, false);
+	return getObjectDescription(named, false);
+}
+
+/*
  * contrib/sepgsql's sepgsql_avc_check_perms_label (uavc.c): may the
  * subject do "required" to an object of tclass labeled tcontext?
+ * (labelam: named is the object of a name made on demand, see object_name)
  */
-bool
-sepgsql_avc_check_perms_label(const char *tcontext,
-							  uint16 tclass, uint32 required,
-							  const char *audit_name,
-							  bool abort_on_violation)
+static bool
+check_perms_label(const char *tcontext,
+				  uint16 tclass, uint32 required,
+				  const char *audit_name, const ObjectAddress *named,
+				  bool abort_on_violation)
 {
 	const char *scontext = avc_client_label();
 	const char *decided_as;
@@ -164,16 +193,25 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 		result = false;
 
 	if (audited != 0 && audit_name != SEPGSQL_AVC_NOAUDIT)
+	{
+		bool		made;
+		const char *name = object_name(audit_name, named, &made);
+
 		objects_audit_log(denied != 0, enforcing,
 						  scontext ? scontext : "(none)", decided_as,
-						  tclass, audited, audit_name);
+						  tclass, audited, name);
+		if (made)
+			pfree(unconstify(char *, name));
+	}
 
 	if (abort_on_violation && !result)
 	{
 		StringInfoData perms;
 		const char *const *names = avc_perm_names[tclass];
-		const char *object = (audit_name && audit_name != SEPGSQL_AVC_NOAUDIT) ?
-			message_name(audit_name) : "an object";
+		bool		made;
+		const char *name = audit_name != SEPGSQL_AVC_NOAUDIT ?
+			object_name(audit_name, named, &made) : NULL;
+		const char *object = name ? message_name(name) : "an object";
 		int			i;
 
 		initStringInfo(&perms);
@@ -204,6 +242,16 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 	return result;
 }
 
+bool
+sepgsql_avc_check_perms_label(const char *tcontext,
+							  uint16 tclass, uint32 required,
+							  const char *audit_name,
+							  bool abort_on_violation)
+{
+	return check_perms_label(tcontext, tclass, required, audit_name, NULL,
+							 abort_on_violation);
+}
+
 /* contrib/sepgsql's sepgsql_avc_check_perms (uavc.c) */
 bool
 sepgsql_avc_check_perms(const ObjectAddress *tobject,
@@ -215,9 +263,9 @@ sepgsql_avc_check_perms(const ObjectAddress *tobject,
 											 tobject->objectSubId);
 	bool		rc;
 
-	rc = sepgsql_avc_check_perms_label(tcontext,
-									   tclass, required,
-									   audit_name, abort_on_violation);
+	rc = check_perms_label(tcontext,
+						   tclass, required,
+						   audit_name, tobject, abort_on_violation);
 	if (tcontext)
 		pfree(tcontext);
 
