@@ -170,4 +170,11 @@ typedef PGAlignedBlock LabelamIOAlignedBlock;
 #define LABELAM_NORETURN_AFTER pg_attribute_noreturn()
 #endif
 
+/* 17: the local transaction id moved into PGPROC's vxid */
+#if PG_VERSION_NUM >= 170000
+#define labelam_my_lxid() (MyProc->vxid.lxid)
+#else
+#define labelam_my_lxid() (MyProc->lxid)
+#endif
+
 #endif							/* LABELAM_PG_COMPAT_H */
