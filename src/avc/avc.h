@@ -82,6 +82,17 @@ extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
  */
 extern bool avc_check_tuple_ahead(Oid object_secid, uint32 perms,
 								  bool *recorded);
+/*
+ * avc_check_tuple_ahead, and in *lasting whether the decision stays the
+ * one avc_check_tuple gives for as long as the epoch (avc_current_epoch())
+ * and labelam.audit do: false for a secid that names no label, decided
+ * denied each time it is asked (a label committed since may name it).
+ */
+extern bool avc_check_tuple_lasting(Oid object_secid, uint32 perms,
+									bool *recorded, bool *lasting);
+
+/* labelam.audit (avc_internal.h's AvcAuditMode) */
+extern int	avc_audit_level(void);
 extern bool avc_check_tuple_rows(Relation rel, Oid object_secid,
 								 uint32 perms, uint64 nrows);
 
