@@ -532,23 +532,19 @@ static void
 sp_try_reload(const char *path, bool exists, const struct stat *st)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
-	ErrorData  *edata;
+	ErrorData  *volatile edata = NULL;
 
 	/*
 	 * sp_load leaves nothing behind when it fails (its ERRORs come before
 	 * the switch, with its files closed and its memory freed), so its
 	 * error can be caught and turned into a log line without a
-	 * subtransaction.
+	 * subtransaction.  (Nothing leaves the PG_TRY block but through its
+	 * end: a return there would leave PG_exception_stack pointing into
+	 * this frame, and the session's next ERROR would jump into it.)
 	 */
 	PG_TRY();
 	{
 		sp_load(path, ERROR);
-		if (rejected.valid)
-			ereport(LOG,
-					(errmsg("labelam: loaded SELinux policy file \"%s\" (policy %llu); the file rejected before is superseded",
-							path, (unsigned long long) sp_cur.seqno)));
-		rejected.valid = false;
-		return;
 	}
 	PG_CATCH();
 	{
@@ -557,6 +553,16 @@ sp_try_reload(const char *path, bool exists, const struct stat *st)
 		FlushErrorState();
 	}
 	PG_END_TRY();
+
+	if (edata == NULL)
+	{
+		if (rejected.valid)
+			ereport(LOG,
+					(errmsg("labelam: loaded SELinux policy file \"%s\" (policy %llu); the file rejected before is superseded",
+							path, (unsigned long long) sp_cur.seqno)));
+		rejected.valid = false;
+		return;
+	}
 
 	free(rejected.path);
 	free(rejected.booleans);
