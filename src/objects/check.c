@@ -32,7 +32,9 @@
  * Object names in audit lines and errors (getObjectIdentity,
  * getObjectDescription) are made only when a line or an error is written
  * (object_name): sepgsql makes one before every check, which was most of
- * what object checks added to a short statement.
+ * what object checks added to a short statement.  And the decision on an
+ * object is kept with its label (object_label.c, objects_decide) for as
+ * long as the avc's epoch holds.
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
@@ -160,24 +162,24 @@ object_name(const char *audit_name, const ObjectAddress *named, bool *made)
 /*
  * contrib/sepgsql's sepgsql_avc_check_perms_label (uavc.c): may the
  * subject do "required" to an object of tclass labeled tcontext?
- * (labelam: named is the object of a name made on demand, see object_name)
+ * (labelam: given the avc's decision avd on the object and the label it is
+ * about, decided_as; named is the object of a name made on demand, see
+ * object_name)
  */
 static bool
-check_perms_label(const char *tcontext,
-				  uint16 tclass, uint32 required,
-				  const char *audit_name, const ObjectAddress *named,
-				  bool abort_on_violation)
+check_decision(const AvcDecision *decision, const char *decided_as,
+			   uint16 tclass, uint32 required,
+			   const char *audit_name, const ObjectAddress *named,
+			   bool abort_on_violation)
 {
 	const char *scontext = avc_client_label();
-	const char *decided_as;
-	AvcDecision avd;
+	AvcDecision avd = *decision;
 	uint32		denied;
 	uint32		audited;
 	bool		enforcing;
 	bool		result = true;
 	int			audit = avc_audit_level();
 
-	avc_decide_object((AvcClass) tclass, tcontext, &avd, &decided_as);
 	denied = required & ~avd.allowed;
 	enforcing = decision_enforced(&avd);
 
@@ -191,6 +193,10 @@ check_perms_label(const char *tcontext,
 
 	if (denied && enforcing)
 		result = false;
+
+	/* making a name reads catalogs, whose invalidations free decided_as */
+	if (audited != 0 || (abort_on_violation && !result))
+		decided_as = pstrdup(decided_as);
 
 	if (audited != 0 && audit_name != SEPGSQL_AVC_NOAUDIT)
 	{
@@ -248,28 +254,30 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 							  const char *audit_name,
 							  bool abort_on_violation)
 {
-	return check_perms_label(tcontext, tclass, required, audit_name, NULL,
-							 abort_on_violation);
+	AvcDecision avd;
+	const char *decided_as;
+
+	avc_decide_object((AvcClass) tclass, tcontext, &avd, &decided_as);
+	return check_decision(&avd, decided_as, tclass, required, audit_name,
+						  NULL, abort_on_violation);
 }
 
-/* contrib/sepgsql's sepgsql_avc_check_perms (uavc.c) */
+/*
+ * contrib/sepgsql's sepgsql_avc_check_perms (uavc.c); labelam: the
+ * decision is the one kept with the object's label (objects_decide)
+ */
 bool
 sepgsql_avc_check_perms(const ObjectAddress *tobject,
 						uint16 tclass, uint32 required,
 						const char *audit_name,
 						bool abort_on_violation)
 {
-	char	   *tcontext = objects_label(tobject->classId, tobject->objectId,
-											 tobject->objectSubId);
-	bool		rc;
+	AvcDecision avd;
+	const char *decided_as;
 
-	rc = check_perms_label(tcontext,
-						   tclass, required,
-						   audit_name, tobject, abort_on_violation);
-	if (tcontext)
-		pfree(tcontext);
-
-	return rc;
+	objects_decide(tobject, tclass, &avd, &decided_as);
+	return check_decision(&avd, decided_as, tclass, required, audit_name,
+						  tobject, abort_on_violation);
 }
 
 /*

@@ -248,6 +248,8 @@ extern void objects_blob_relabel(Oid blobId, const char *seclabel);
 
 /* object_label.c */
 extern char *objects_label(Oid classId, Oid objectId, int32 subId);
+extern void objects_decide(const ObjectAddress *object, uint16 tclass,
+						   AvcDecision *avd, const char **decided_as);
 extern void objects_label_forget(void);
 
 /* language.c */
