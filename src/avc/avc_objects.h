@@ -46,4 +46,7 @@ extern const char *avc_contexts_path(void);
  */
 extern char *avc_default_object_label(int objtype, const char *objname);
 
+/* labelam.audit (avc_internal.h's AvcAuditMode) */
+extern int	avc_audit_level(void);
+
 #endif							/* LABELAM_AVC_OBJECTS_H */

@@ -40,7 +40,7 @@
  *    which is the one avc_check_tuple would give (the epoch holds).
  *  - A label's decision is asked of the avc once per scan, not once per
  *    run of rows of one label: the scan keeps what it decided (memo_decide)
- *    while it is the same scan, at the same epoch and labelam.audit, so
+ *    while it is the same scan, at the same epoch, so
  *    that a page whose rows all have different labels costs what a page
  *    of one label costs.  Only decisions that last that long are kept.
  *
@@ -169,10 +169,10 @@ range_passes(PageDecisions *pd, HeapScanDesc scan)
  * label) nearly every row's label differs from the one before, and asking
  * the avc for each (its two-slot fast path then misses, and a hash lookup
  * follows) was most of the cost of a row.  The memo holds for the scan
- * (a scan beginning or ending at the same address forgets it), at one avc
- * epoch and one labelam.audit (whether a decision is audited depends on
- * it); a decision that may not last (a secid naming no label yet) is not
- * kept.
+ * (a scan beginning or ending at the same address forgets it) at one avc
+ * epoch (which labelam.audit moves too: whether a decision is audited is
+ * kept with it); a decision that may not last (a secid naming no label
+ * yet) is not kept.
  */
 static inline uint8
 memo_decide(PageDecisions *pd, Oid secid)
@@ -201,14 +201,10 @@ memo_decide(PageDecisions *pd, Oid secid)
 static void
 memo_start(PageDecisions *pd, HeapScanDesc scan)
 {
-	int			audit = avc_audit_level();
-
-	if (pd->memo_scan == scan && pd->memo_epoch == pd->epoch &&
-		pd->memo_audit == audit)
+	if (pd->memo_scan == scan && pd->memo_epoch == pd->epoch)
 		return;
 	pd->memo_scan = scan;
 	pd->memo_epoch = pd->epoch;
-	pd->memo_audit = audit;
 	/* a new stamp empties it; 0 is never one (entries start at 0) */
 	if (++pd->memo_stamp == 0)
 	{

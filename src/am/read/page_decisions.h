@@ -44,7 +44,6 @@ typedef struct PageDecisions
 	/* the decisions of the labels memo_scan met, for its next pages */
 	const void *memo_scan;		/* whose, or NULL */
 	uint64		memo_epoch;		/* avc epoch of the decisions */
-	int			memo_audit;		/* labelam.audit then */
 	uint32		memo_stamp;		/* of the entries that hold */
 	PageMemoEntry memo[PAGE_MEMO_SIZE];
 	Oid			secids[MaxHeapTuplesPerPage];
