@@ -59,11 +59,8 @@
 #include "catalog/pg_proc.h"
 #include "commands/seclabel.h"
 #include "lib/stringinfo.h"
-#include "access/htup_details.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 
-#include "am/labelheap.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -333,19 +330,11 @@ sepgsql_compute_create(const char *scontext, const char *tcontext,
 static bool
 relation_is_labelheap(Oid relOid)
 {
-	HeapTuple	tuple;
-	bool		result = false;
+	char		relkind;
+	bool		labelheap;
 
-	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
-	if (HeapTupleIsValid(tuple))
-	{
-		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
-
-		result = form->relkind == RELKIND_RELATION &&
-			is_labelheap_am(form->relam);
-		ReleaseSysCache(tuple);
-	}
-	return result;
+	objects_relation_kind(relOid, &relkind, &labelheap);
+	return labelheap;
 }
 
 /* labelam's rules on db_table permissions (see the header comment) */

@@ -16,7 +16,9 @@
  *	  labelheap table are written under their own labels); inserts check
  *	  the sequences of identity columns (objects_sequence_identity); the
  *	  names of the table and its columns for audit lines and errors are
- *	  made only when one is written (OBJECTS_NAME_IDENTITY/DESCRIPTION).
+ *	  made only when one is written (OBJECTS_NAME_IDENTITY/DESCRIPTION);
+ *	  the relation's relkind comes from object_label.c's cache
+ *	  (objects_relation_kind), not a catalog lookup per statement.
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *
@@ -165,8 +167,12 @@ check_relation_privileges(Oid relOid,
 	const char *audit_name;
 	Bitmapset  *columns;
 	int			index;
-	char		relkind = get_rel_relkind(relOid);
+	char		relkind;
+	bool		labelheap PG_USED_FOR_ASSERTS_ONLY;
 	bool		result = true;
+
+	/* labelam: kept with the relation's label (object_label.c) */
+	objects_relation_kind(relOid, &relkind, &labelheap);
 
 	/*
 	 * Hardwired Policies: SE-PostgreSQL enforces - clients cannot modify

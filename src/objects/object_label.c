@@ -25,6 +25,7 @@
 
 #include <selinux/label.h>
 
+#include "access/htup_details.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_database.h"
 #include "catalog/pg_language.h"
@@ -37,7 +38,9 @@
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
+#include "am/labelheap.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -57,6 +60,10 @@ typedef struct ObjectLabelEntry
 	uint16		tclass;
 	AvcDecision avd;
 	char	   *decided_as;
+	/* a relation's kind and access method (objects_relation_kind) */
+	bool		kind_known;
+	char		relkind;
+	bool		labelheap;
 } ObjectLabelEntry;
 
 static HTAB *object_labels = NULL;
@@ -194,12 +201,14 @@ object_entry(Oid classId, Oid objectId, int32 subId)
 			uncached.label = label;
 			uncached.epoch = 0;
 			uncached.decided_as = NULL;
+			uncached.kind_known = false;
 			return &uncached;
 		}
 		e = hash_search(object_labels, &key, HASH_ENTER, &found);
 		e->label = label ? MemoryContextStrdup(object_label_cxt, label) : NULL;
 		e->epoch = 0;
 		e->decided_as = NULL;
+		e->kind_known = false;
 		if (label)
 			pfree(label);
 	}
@@ -253,6 +262,42 @@ objects_decide(const ObjectAddress *object, uint16 tclass, AvcDecision *avd,
 	}
 	*avd = e->avd;
 	*decided_as = e->decided_as;
+}
+
+/*
+ * A relation's relkind and whether it is a labelheap table, kept with its
+ * label (a relcache invalidation, which ALTER TABLE ... SET ACCESS METHOD
+ * sends, forgets both): object checks ask for each table of every
+ * statement, and each of its columns that is written.  '\0' and false for
+ * a relation that does not exist.
+ */
+void
+objects_relation_kind(Oid relOid, char *relkind, bool *labelheap)
+{
+	ObjectLabelEntry *e = object_entry(RelationRelationId, relOid, 0);
+
+	if (!e->kind_known)
+	{
+		HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
+		char		kind = '\0';
+		bool		lh = false;
+
+		if (HeapTupleIsValid(tuple))
+		{
+			Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
+
+			kind = form->relkind;
+			lh = kind == RELKIND_RELATION && is_labelheap_am(form->relam);
+			ReleaseSysCache(tuple);
+		}
+		/* the lookup may have met an invalidation: look the entry up again */
+		e = object_entry(RelationRelationId, relOid, 0);
+		e->relkind = kind;
+		e->labelheap = lh;
+		e->kind_known = (e != &uncached);
+	}
+	*relkind = e->relkind;
+	*labelheap = e->labelheap;
 }
 
 /* relcache/syscache invalidation (src/hooks.c) */

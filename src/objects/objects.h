@@ -250,6 +250,7 @@ extern void objects_blob_relabel(Oid blobId, const char *seclabel);
 extern char *objects_label(Oid classId, Oid objectId, int32 subId);
 extern void objects_decide(const ObjectAddress *object, uint16 tclass,
 						   AvcDecision *avd, const char **decided_as);
+extern void objects_relation_kind(Oid relOid, char *relkind, bool *labelheap);
 extern void objects_label_forget(void);
 
 /* language.c */
