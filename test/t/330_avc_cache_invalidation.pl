@@ -37,8 +37,9 @@ my $su = scalar(getpwuid($<));
 # --- 0. labelheap's access method OID: a session remembers it; the
 # extension dropped and created again gets another, and a new labelheap
 # table is still one to object checks (no db_table insert asked of it),
-# heap tables and those of another access method still not (each INSERT's
-# checks, from its audit lines: sepgsql.debug_audit)
+# heap tables and those of another access method still not, and a heap
+# table moved to labelheap becomes one (each INSERT's checks, from its
+# audit lines: sepgsql.debug_audit)
 $node->safe_psql('postgres', 'CREATE EXTENSION labelam; CREATE TABLE t0 (id int) USING labelheap');
 my $audit = $node->background_psql('postgres', on_error_stop => 0);
 $audit->query_safe('SET sepgsql.debug_audit = on');
@@ -99,6 +100,8 @@ is(insert_checks($audit, 't2'), 'no table insert check',
 	'after the extension is created again, rows of labelheap table t2 are decided per row');
 is(insert_checks($audit, 'h2'), 'table insert checked', '... heap table h2 is checked as a table');
 is(insert_checks($audit, 'h3'), 'table insert checked', '... and so is h3, of another access method');
+admin('ALTER TABLE h2 SET ACCESS METHOD labelheap');
+is(insert_checks($audit, 'h2'), 'no table insert check', 'h2 moved to labelheap by another session: its rows are decided per row');
 $audit->quit;
 
 # --- 1. decisions on objects -------------------------------------------
