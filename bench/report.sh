@@ -88,6 +88,9 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 				t[m "|rls-func"] / c, t[m "|rls-plain"] / c, t[m "|clustered-noskip"] / c
 			if (i > 0) printf "- %s: interleaved takes %.3f× the time of interleaved-noskip (target ≤ 1.02), %.3f× clustered-noskip (≤ 1.05)\n", m,
 				i / t[m "|interleaved-noskip"], i / t[m "|clustered-noskip"]
+			x = t[m "|mixed"]
+			if (x > 0) printf "- %s: mixed (every page of many labels) takes %.3f× the time of clustered-noskip (target ≤ 1.15), rls-plain %.1f× its time (≥ 8)\n", m,
+				x / t[m "|clustered-noskip"], t[m "|rls-plain"] / x
 		} }' "$WORK/medians.tsv" | sort
 	awk -F'\t' '$1 ~ /^COPY of .* rows/ && $2 ~ /^copy-/ {t[$1 "|" $2] = $4; ms[$1] = 1}
 		END { for (m in ms) if (t[m "|copy-plain"] > 0)
