@@ -1,4 +1,4 @@
-# parts/overhead.sh (sourced by run.sh) -- labelam's cost per statement
+# bench/parts/overhead.sh (sourced by run.sh) -- labelam's cost per statement
 # (issue 37): server CPU a pgbench transaction, heap against labelheap and
 # object checks on against off, for select-only and TPC-B, as a superuser
 # and as an ordinary role, under Debian's MLS policy and its default

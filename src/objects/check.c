@@ -21,7 +21,9 @@
  *   insert, update, delete, and locking by update), not per table or
  *   column: the MLS policy lets a subject write a table or column only at
  *   its own level, so table-level write checks would confine a
- *   multi-level table to one level.  Reading (db_table/db_column select)
+ *   multi-level table to one level.  The same holds for a partitioned
+ *   table whose leaves are all labelheap tables: rows written through it
+ *   land in the leaves, each decided by its own label (issue 33).  Reading (db_table/db_column select)
  *   and everything about the table as an object (create, drop, setattr,
  *   relabel) is checked as sepgsql checks it.  TRUNCATE of a labelheap
  *   table is decided by its rows' labels (label_set_checks.c).
@@ -40,22 +42,26 @@
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
  * sepgsql_avc_trusted_proc, sepgsql_audit_log, sepgsql_getenforce and
  * sepgsql_compute_create follow contrib/sepgsql's uavc.c and selinux.c of
- * PostgreSQL 15.18, the same in 18.6.  Upstream text, checked by
- * scripts/check-drift.py: sepgsql_avc_check_perms_label() sha256 prefix
- * 15: 7fab7661181861aa, 18: 7fab7661181861aa; sepgsql_avc_check_perms()
- * sha256 prefix 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc;
- * sepgsql_avc_trusted_proc() sha256 prefix 15: ad709228ffdaccbf,
- * 18: ad709228ffdaccbf; sepgsql_audit_log() sha256 prefix
- * 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161; sepgsql_getenforce() sha256
- * prefix 15: 6898533bf1dbe163, 18: 6898533bf1dbe163;
- * sepgsql_compute_create() sha256 prefix 15: c4065d08599605c4,
- * 18: c4065d08599605c4)
+ * PostgreSQL 15.18, the same in 18.6.)
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/uavc.c
+ *	  sepgsql_avc_check_perms_label()
+ *		15: 7fab7661181861aa, 18: 7fab7661181861aa
+ *	  sepgsql_avc_check_perms() 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc
+ *	  sepgsql_avc_trusted_proc() 15: ad709228ffdaccbf, 18: ad709228ffdaccbf
+ *	contrib/sepgsql/selinux.c
+ *	  sepgsql_audit_log() 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161
+ *	  sepgsql_getenforce() 15: 6898533bf1dbe163, 18: 6898533bf1dbe163
+ *	  sepgsql_compute_create() 15: c4065d08599605c4, 18: c4065d08599605c4
  *
  * -------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_proc.h"
 #include "commands/seclabel.h"
 #include "lib/stringinfo.h"
@@ -78,7 +84,11 @@ decision_enforced(const AvcDecision *avd)
 	return !avd->permissive;
 }
 
-/* contrib/sepgsql's sepgsql_getenforce(): labelam is always enforcing */
+/*
+ * upstream sepgsql_getenforce()
+ *
+ * contrib/sepgsql's sepgsql_getenforce(): labelam is always enforcing
+ */
 bool
 sepgsql_getenforce(void)
 {
@@ -105,7 +115,11 @@ message_name(const char *name)
 	return psprintf("pg_temp%s", p);
 }
 
-/* The audit record of contrib/sepgsql's sepgsql_audit_log (selinux.c). */
+/*
+ * upstream sepgsql_audit_log()
+ *
+ * The audit record of contrib/sepgsql's sepgsql_audit_log (selinux.c).
+ */
 static void
 objects_audit_log(bool denied, bool enforcing, const char *scontext,
 				  const char *tcontext, uint16 tclass, uint32 audited,
@@ -157,6 +171,8 @@ object_name(const char *audit_name, const ObjectAddress *named, bool *made)
 }
 
 /*
+ * upstream sepgsql_avc_check_perms_label()
+ *
  * contrib/sepgsql's sepgsql_avc_check_perms_label (uavc.c): may the
  * subject do "required" to an object of tclass labeled tcontext?
  * (labelam: given the avc's decision avd on the object and the label it is
@@ -260,6 +276,8 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 }
 
 /*
+ * upstream sepgsql_avc_check_perms()
+ *
  * contrib/sepgsql's sepgsql_avc_check_perms (uavc.c); labelam: the
  * decision is the one kept with the object's label (objects_decide)
  */
@@ -278,6 +296,8 @@ sepgsql_avc_check_perms(const ObjectAddress *tobject,
 }
 
 /*
+ * upstream sepgsql_avc_trusted_proc()
+ *
  * contrib/sepgsql's sepgsql_avc_trusted_proc (uavc.c): the label a
  * function runs with if the policy makes it a trusted procedure (a
  * type_transition of class process from the caller on the function's
@@ -313,7 +333,11 @@ sepgsql_avc_trusted_proc(Oid functionId)
 	return ncontext;
 }
 
-/* contrib/sepgsql's sepgsql_compute_create (selinux.c) */
+/*
+ * upstream sepgsql_compute_create()
+ *
+ * contrib/sepgsql's sepgsql_compute_create (selinux.c)
+ */
 char *
 sepgsql_compute_create(const char *scontext, const char *tcontext,
 					   uint16 tclass, const char *objname)
@@ -327,14 +351,52 @@ sepgsql_compute_create(const char *scontext, const char *tcontext,
 								   objname);
 }
 
+/* a table whose rows are labelheap's: its relkind, if it has a pg_class row */
+static bool
+relation_is_labelheap_leaf(Oid relOid, char *relkind)
+{
+	bool		labelheap;
+
+	objects_relation_kind(relOid, relkind, &labelheap);
+	return labelheap;
+}
+
+/*
+ * Are rel's rows decided one by one: a labelheap table, or a partitioned
+ * table whose leaves, at any depth, are all labelheap tables (and there is
+ * at least one)?  Rows written through such a parent are routed to its
+ * leaves, where the storage engine decides each by its own label, as on a
+ * labelheap table; a tree that mixes them stays checked at the parent
+ * (am/ddl/refuse.c refuses to build such trees: a routed row would lose
+ * its label in the other leaves).
+ */
 static bool
 relation_is_labelheap(Oid relOid)
 {
 	char		relkind;
-	bool		labelheap;
+	List	   *tree;
+	ListCell   *lc;
+	bool		leaves = false;
 
-	objects_relation_kind(relOid, &relkind, &labelheap);
-	return labelheap;
+	if (relation_is_labelheap_leaf(relOid, &relkind))
+		return true;
+	if (relkind != RELKIND_PARTITIONED_TABLE)
+		return false;
+	tree = find_all_inheritors(relOid, NoLock, NULL);
+	foreach(lc, tree)
+	{
+		Oid			member = lfirst_oid(lc);
+
+		if (relation_is_labelheap_leaf(member, &relkind))
+			leaves = true;
+		else if (relkind != RELKIND_PARTITIONED_TABLE)
+		{
+			leaves = false;
+			break;
+		}
+	}
+	list_free(tree);
+	return leaves;
 }
 
 /* labelam's rules on db_table permissions (see the header comment) */

@@ -7,7 +7,8 @@
  *
  * Invariant: no SQL-reachable path hands a session the contents of rows of
  * a labelheap table except through the AM (filtered), other than the
- * paths documented as storage-level trust (README, "Storage-level trust").
+ * paths documented as storage-level trust (doc/security-model.md,
+ * "Storage-level trust").
  * Four such paths exist in PostgreSQL 15 and its contrib:
  *
  *	1. The TOAST relation of a labelheap table is a plain heap (TOAST rows
@@ -48,7 +49,8 @@
  *	   the same way, are refused at authentication (ClientAuthentication_
  *	   hook), before the database is known: refused whatever the database.
  *
- * What is not refused here and why (README "Storage-level trust"):
+ * What is not refused here and why (doc/security-model.md, "Storage-level
+ * trust"):
  * physical replication, server files and programs, C functions and
  * untrusted languages, and configuration are storage-level trust; amcheck
  * reports only where corruption is, not values; pg_relpages reports a
@@ -87,7 +89,8 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "avc/avc.h"
 #include "label_store/label_store_int.h"
 
