@@ -28,7 +28,10 @@
 #
 # usage: bench/instructions.sh            (about 15 minutes on 2 cores)
 # env:   INSTR_UNITS="copy copysum scan scansum lookup select tpcb toast" selects units;
-#        INSTR_OUT=file also writes the table there.
+#        INSTR_OUT=file also writes the table there;
+#        INSTR_SETTINGS="labelam.object_checks = off|..." more settings of
+#        the cluster, '|' between them (issue 37 counts object checks off
+#        and on, and the MLS policy, this way).
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
@@ -39,6 +42,10 @@ command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --be
 labelam_setup --bench
 LABELAM_KEEP_ON_FAIL=0
 mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
+if [ -n "${INSTR_SETTINGS:-}" ]; then
+	IFS='|' read -r -a EXTRA <<<"$INSTR_SETTINGS"
+	CONF+=("${EXTRA[@]}")
+fi
 cluster_start instr "${CONF[@]}" "autovacuum = off" "jit = off" \
 	"max_parallel_workers_per_gather = 0" "shared_buffers = '256MB'"
 q() { psql_q "$@"; }
@@ -220,7 +227,7 @@ wait
 name() { case $1 in copy) echo "COPY FROM, per row" ;; copysum) echo "COPY FROM, per row, labelheap's table with a label summary" ;; scan) echo "count(*) by a sequential scan, per row" ;; scansum) echo "count(*) by a sequential scan, per row, labelheap's table with a label summary" ;; lookup) echo "index point lookup" ;;
 	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
-	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null):"
+	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null)${INSTR_SETTINGS:+, $INSTR_SETTINGS}:"
 	echo
 	echo "| unit | heap | labelheap | labelheap / heap |"
 	echo "|---|---:|---:|---:|"
