@@ -162,7 +162,26 @@ avc_local_id(const char *label)
 void
 avc_revalidate(void)
 {
-	uint64		seqno = avc_provider->policy_seqno();
+	static bool revalidating = false;
+	uint64		seqno;
+
+	/*
+	 * The provider may ask who the subject is while it revalidates (lbac
+	 * reads the subject's role for its parallel workers); that question is
+	 * answered with the subject as it stands, not by revalidating again.
+	 */
+	if (revalidating)
+		return;
+	revalidating = true;
+	PG_TRY();
+	{
+		seqno = avc_provider->policy_seqno();
+	}
+	PG_FINALLY();
+	{
+		revalidating = false;
+	}
+	PG_END_TRY();
 
 	if (seqno != avc_seqno || avc_enforcing != avc_enforcing_in_force)
 	{
