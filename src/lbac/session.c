@@ -95,17 +95,15 @@ lbac_model_in_force(void)
 }
 
 /*
- * The role of the session's subject ("...;role=N"), or InvalidOid.  The
- * session's own label: under lbac nothing else decides (no trusted
- * procedure or trusted session changes the subject), and asking
- * avc_client_label here, from the provider's policy_seqno, revalidated the
- * avc again while its trust was unsettled, which asked policy_seqno again:
- * an endless recursion, a crash at the first statement of every session.
+ * The role of the subject the leader decides with ("...;role=N"), or
+ * InvalidOid: its workers must decide with the same one.  Called from the
+ * provider's policy_seqno, inside avc_revalidate, which answers the
+ * subject as it stands rather than revalidating again.
  */
 static Oid
 subject_role(void)
 {
-	const char *subject = avc_session_label_text();
+	const char *subject = avc_client_label();
 	const char *p;
 
 	if (subject == NULL || (p = strstr(subject, ";role=")) == NULL)
