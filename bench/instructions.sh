@@ -28,7 +28,13 @@
 #
 # usage: bench/instructions.sh            (about 15 minutes on 2 cores)
 # env:   INSTR_UNITS="copy copysum scan scansum lookup select tpcb toast" selects units;
-#        INSTR_OUT=file also writes the table there.
+#        INSTR_OUT=file also writes the table there;
+#        INSTR_SETTINGS="labelam.object_checks = off|..." more settings of
+#        the cluster, '|' between them (issue 37 counts object checks off
+#        and on, and the MLS policy, this way);
+#        INSTR_ROLE_LABEL=LABEL runs pgbench's units (select, tpcb) as the
+#        ordinary role instr_ord, given that label in labelam.role_label
+#        and pgbench's privileges, instead of the superuser.
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
@@ -39,6 +45,10 @@ command -v valgrind >/dev/null || die "valgrind is missing (scripts/deps.sh --be
 labelam_setup --bench
 LABELAM_KEEP_ON_FAIL=0
 mapfile -t CONF < <(test_conf "$LABELAM_TOP/test/test.conf")
+if [ -n "${INSTR_SETTINGS:-}" ]; then
+	IFS='|' read -r -a EXTRA <<<"$INSTR_SETTINGS"
+	CONF+=("${EXTRA[@]}")
+fi
 cluster_start instr "${CONF[@]}" "autovacuum = off" "jit = off" \
 	"max_parallel_workers_per_gather = 0" "shared_buffers = '256MB'"
 q() { psql_q "$@"; }
@@ -73,11 +83,23 @@ for am in heap labelheap; do
 		{ cat "$WORK/pgbench_init_$am.log" >&2; die "pgbench -i failed"; }
 	[ "$(q -d "i_$am" -At -c "SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE relname = 'pgbench_accounts'")" = "$am" ] ||
 		die "pgbench_accounts is not a $am table"
+	if [ -n "${INSTR_ROLE_LABEL:-}" ]; then
+		q -d "i_$am" -c "DO \$\$ BEGIN CREATE ROLE instr_ord LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END \$\$" \
+			-c "INSERT INTO labelam.role_label VALUES ('instr_ord', '$INSTR_ROLE_LABEL')" \
+			-c "GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_tellers, pgbench_branches TO instr_ord" \
+			-c "GRANT SELECT, INSERT ON pgbench_history TO instr_ord" >/dev/null ||
+			die "the ordinary role instr_ord in i_$am failed"
+	fi
 done
-for n in 2000 22000; do
-	q -d postgres -c "COPY (SELECT i, i % 1000, md5(i::text) FROM generate_series(1, $n) i) TO '$WORK/copy_$n.data'" >/dev/null ||
-		die "writing the COPY files failed"
-done
+# COPY's files, written by the client (\copy): a server-side COPY TO
+# would be decided by the files' labels (src/files), which a session
+# under the MLS policy may not write here
+if [[ " $INSTR_UNITS " == *" copy"* ]]; then
+	for n in 2000 22000; do
+		q -d postgres -c "\\copy (SELECT i, i % 1000, md5(i::text) FROM generate_series(1, $n) i) TO '$WORK/copy_$n.data'" >/dev/null ||
+			die "writing the COPY files failed"
+	done
+fi
 q -d postgres -c CHECKPOINT >/dev/null
 
 # --- the server again, under callgrind
@@ -177,8 +199,9 @@ unit_scan() {	# am [table]: per row of t (or table)
 	echo $(( ($i2 - $i1) / (10 * LOOKUP_ROWS) ))
 }
 unit_scansum() { unit_scan "$1" ts; }	# per row of ts
-pgb() { as_user "$PGBIN/pgbench" -n -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
-pgb_select() { as_user "$PGBIN/pgbench" -n -S -M simple --random-seed=1 -c 1 -j 1 -t "$2" "i_$1"; }
+PGB_USER=(); [ -n "${INSTR_ROLE_LABEL:-}" ] && PGB_USER=(-U instr_ord)
+pgb() { as_user "$PGBIN/pgbench" -n -M simple --random-seed=1 -c 1 -j 1 "${PGB_USER[@]}" -t "$2" "i_$1"; }
+pgb_select() { as_user "$PGBIN/pgbench" -n -S -M simple --random-seed=1 -c 1 -j 1 "${PGB_USER[@]}" -t "$2" "i_$1"; }
 unit_select() {
 	local i1 i2
 	i1=$(measure pgb_select "$1" 200)
@@ -220,7 +243,7 @@ wait
 name() { case $1 in copy) echo "COPY FROM, per row" ;; copysum) echo "COPY FROM, per row, labelheap's table with a label summary" ;; scan) echo "count(*) by a sequential scan, per row" ;; scansum) echo "count(*) by a sequential scan, per row, labelheap's table with a label summary" ;; lookup) echo "index point lookup" ;;
 	tpcb) echo "pgbench TPC-B, per transaction" ;; select) echo "pgbench select-only, per transaction" ;; toast) echo "UPDATE with a fresh 100 kB TOAST value, per row" ;; esac; }
 {
-	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null):"
+	echo "Instructions per unit (valgrind callgrind, server processes), $(git -C "$LABELAM_TOP" describe --always --dirty 2>/dev/null)${INSTR_SETTINGS:+, $INSTR_SETTINGS}${INSTR_ROLE_LABEL:+, pgbench as an ordinary role at $INSTR_ROLE_LABEL}:"
 	echo
 	echo "| unit | heap | labelheap | labelheap / heap |"
 	echo "|---|---:|---:|---:|"

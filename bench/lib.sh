@@ -220,6 +220,21 @@ server_cpu_seconds() {
 	done
 	echo "$b"
 }
+# The same CPU as ../shared/tools/cpu-ratio.sh reads it, at once, in clock
+# ticks: the postmaster's utime, stime, cutime and cstime, and its live
+# children's utime and stime.  No wait for exiting sessions: read right
+# after pgbench, a backend still exiting is counted with what it has used
+# so far (a zombie's stat still shows it), and one reaped between the two
+# reads of the same call is counted in neither (doc/overhead.md).
+server_cpu_ticks_now() {
+	local pm s=0 f c
+	pm=$(head -1 "$PGDATA/postmaster.pid") || die "no postmaster.pid in $PGDATA"
+	read -r -a f < <(sed 's/^.*) //' "/proc/$pm/stat"); s=$((f[11] + f[12] + f[13] + f[14]))
+	for c in $(cat /proc/"$pm"/task/*/children 2>/dev/null); do
+		[ -r "/proc/$c/stat" ] && { read -r -a f < <(sed 's/^.*) //' "/proc/$c/stat" 2>/dev/null); s=$((s + ${f[11]:-0} + ${f[12]:-0})); }
+	done
+	echo "$s"
+}
 log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 note() { echo "- $*" >>"$NOTES"; log "NOTE: $*"; }
 

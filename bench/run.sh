@@ -12,6 +12,10 @@
 #   skip     label summaries: 1%-readable count(*) over BENCH_SKIP_ROWS rows
 #            of 100 labels, clustered and interleaved, against two RLS
 #            variants and against reading every block
+#   overhead server CPU a pgbench transaction, labelheap against heap and
+#            object checks on against off, superuser and ordinary role, MLS
+#            and default policy, in cpu-ratio.sh's conditions and with its
+#            reading of /proc beside the settled one (clusters of its own)
 # Variants alternate within each round (A B C A B C ...), BENCH_ROUNDS
 # rounds; every figure is the median.  Durations and sizes: bench/lib.sh.
 #
@@ -24,7 +28,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
 . "$BENCH_DIR/lib.sh"
 
-BENCH_PARTS=${BENCH_PARTS:-pgbench scan copy update memory skip}
+BENCH_PARTS=${BENCH_PARTS:-pgbench scan copy update memory skip overhead}
 BENCH_OUT=${BENCH_OUT:-$LABELAM_TOP/bench/results}
 START=$(now); LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
 

@@ -155,6 +155,8 @@
  *	CacheRegisterSyscacheCallback: NAMESPACEOID, DATABASEOID
  *		objects/object_label.c, avc/table_label.c: their names feed
  *							default labels
+ *	CacheRegisterSyscacheCallback: AMOID
+ *		am/is_labelheap.c	labelheap's access method OID
  *	(label_store/catalog.c registers a relcache callback of its own, on
  *	first use of the dictionary catalog)
  *
@@ -209,6 +211,7 @@
 #include "utils/syscache.h"
 
 #include "hooks.h"
+#include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "am/channels/statistics_labels.h"
 #include "am/label_set/label_set.h"
@@ -611,6 +614,12 @@ labelam_function_callback(Datum arg, int cacheid, uint32 hashvalue)
 	objects_label_forget();
 }
 
+static void
+labelam_am_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	labelheap_am_forget();
+}
+
 /* schemas and databases: their names feed objects' default labels */
 static void
 labelam_object_name_callback(Datum arg, int cacheid, uint32 hashvalue)
@@ -735,6 +744,7 @@ labelam_hooks_install(void)
 	RegisterSubXactCallback(labelam_subxact_callback, NULL);
 	CacheRegisterRelcacheCallback(labelam_relcache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(TYPEOID, labelam_type_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AMOID, labelam_am_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(PROCOID, labelam_function_callback,
 								  (Datum) 0);
 	CacheRegisterSyscacheCallback(NAMESPACEOID, labelam_object_name_callback,

@@ -195,4 +195,11 @@ typedef PGAlignedBlock LabelamIOAlignedBlock;
 	((vxid).backendId = (number), (vxid).localTransactionId = (lxid))
 #endif
 
+/* 17: the local transaction id moved into PGPROC's vxid */
+#if PG_VERSION_NUM >= 170000
+#define labelam_my_lxid() (MyProc->vxid.lxid)
+#else
+#define labelam_my_lxid() (MyProc->lxid)
+#endif
+
 #endif							/* LABELAM_PG_COMPAT_H */

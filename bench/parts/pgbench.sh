@@ -87,16 +87,18 @@ pgb_load() {	# variant
 	log "pgbench $v: $(role_psql bench_pgb "$db" -At -c "SELECT count(*) FROM pgbench_accounts") of $((100000 * S)) accounts visible to bench_pgb"
 }
 
-# tps, and the server's CPU microseconds a transaction (server_cpu_seconds)
-pgb_run() {	# db, extra pgbench args: prints "tps cpu-us"
-	local c0 c1 n tps
-	c0=$(server_cpu_seconds)
+# tps, and the server's CPU microseconds a transaction, settled
+# (server_cpu_seconds) and as cpu-ratio.sh reads it (server_cpu_ticks_now)
+pgb_run() {	# db, extra pgbench args: prints "tps cpu-us cpu-ratio-us"
+	local c0 c1 t0 t1 n tps
+	c0=$(server_cpu_seconds); t0=$(server_cpu_ticks_now)
 	as_user "$PGBIN/pgbench" -n -U bench_pgb -c "$BENCH_CLIENTS" -j "$BENCH_CLIENTS" -T "$BENCH_SECONDS" "$@" >"$WORK/pgb_last.log" 2>&1
-	c1=$(server_cpu_seconds)
+	t1=$(server_cpu_ticks_now); c1=$(server_cpu_seconds)
 	tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$WORK/pgb_last.log")
 	n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$WORK/pgb_last.log")
 	[ -n "$tps" ] && [ -n "$n" ] && [ "$n" -gt 0 ] || return 0
-	echo "$tps $(awk -v a="$c0" -v b="$c1" -v n="$n" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')"
+	echo "$tps $(awk -v a="$c0" -v b="$c1" -v n="$n" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')" \
+		"$(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / hz * 1e6 / n }')"
 }
 
 for v in "${PGB_VARIANTS[@]}"; do
@@ -110,14 +112,15 @@ for workload in select-only tpcb; do
 	psql_q -d postgres -c CHECKPOINT >/dev/null
 	for r in $(seq 1 "$BENCH_ROUNDS"); do
 		for v in "${PGB_VARIANTS[@]}"; do
-			read -r t cpu < <(pgb_run "${args[@]}" "$(pgb_db "$v")")
+			read -r t cpu cpu_now < <(pgb_run "${args[@]}" "$(pgb_db "$v")")
 			if [ -z "${t:-}" ]; then
 				note "pgbench $workload on $v failed: $(grep -m1 -i 'error\|abort' "$WORK/pgb_last.log")"
 				continue
 			fi
 			record pgbench "pgbench $workload (tps)" "$v" "$t" higher
 			record pgbench "pgbench $workload (server CPU µs a transaction)" "$v" "$cpu" lower
-			log "round $r $workload $v: $t tps, server CPU $cpu µs a transaction"
+			record pgbench "pgbench $workload (server CPU µs a transaction, cpu-ratio.sh's reading)" "$v" "$cpu_now" lower
+			log "round $r $workload $v: $t tps, server CPU $cpu µs a transaction ($cpu_now as cpu-ratio.sh reads it), load $(cut -d' ' -f1 /proc/loadavg)"
 		done
 	done
 done

@@ -10,6 +10,12 @@
 #                      of many labels in every block range, whose summary
 #                      then reads "any label"
 #   interleaved-noskip the same table, skipping off
+#   mixed              labelheap, the same rows with row i labeled i % 100:
+#                      every page holds rows of some 60 labels (issue 37:
+#                      decided once a label, not once a run of rows);
+#                      written in one statement by the administrator
+#                      restoring labels (labelam.restore_labels, a declared
+#                      label column), no summary
 #   rls-func           heap + secid column, a SELECT policy calling
 #                      labelam.check_row_access(secid, '{select}')
 #   rls-plain          heap + level column (0..99), the policy a plain
@@ -20,7 +26,7 @@
 # and the backend's CPU seconds (/proc/PID/schedstat: time on a CPU, in
 # ns; stat's utime + stime count 10 ms ticks), median of
 # BENCH_ROUNDS, variants alternating.
-SKIP_VARIANTS=(clustered clustered-noskip interleaved interleaved-noskip rls-func rls-plain)
+SKIP_VARIANTS=(clustered clustered-noskip interleaved interleaved-noskip mixed rls-func rls-plain)
 SN=${BENCH_SKIP_ROWS:-10000000}
 SRUN=$(( (SN + 99) / 100 ))
 SINT=${BENCH_INTERLEAVE:-200}
@@ -39,6 +45,7 @@ psql_q -d skip -c "
 	CREATE TABLE t_int (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING labelheap;
 	CREATE INDEX t_clu_labels ON t_clu USING labelsummary (id);
 	CREATE INDEX t_int_labels ON t_int USING labelsummary (id);
+	CREATE TABLE t_mix (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL, lbl labelam.security_label) USING labelheap;
 	CREATE TABLE t_rlsf (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL, secid oid NOT NULL) USING heap;
 	CREATE TABLE t_rlsp (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL, level int4 NOT NULL) USING heap;
 	INSERT INTO t_rlsf SELECT i, i % 1000, md5(i::text), ('{$SKIP_SECIDS}'::oid[])[i / $SRUN + 1] FROM generate_series(0, $SN - 1) i;
@@ -47,7 +54,7 @@ psql_q -d skip -c "
 	ALTER TABLE t_rlsp ENABLE ROW LEVEL SECURITY;
 	CREATE POLICY sel ON t_rlsf FOR SELECT USING (labelam.check_row_access(secid, '{select}'));
 	CREATE POLICY sel ON t_rlsp FOR SELECT USING (level <= current_setting('bench.clearance')::int4);
-	GRANT SELECT ON t_clu, t_int, t_rlsf, t_rlsp TO bench_one" >/dev/null || die "skip tables failed"
+	GRANT SELECT ON t_clu, t_int, t_mix, t_rlsf, t_rlsp TO bench_one" >/dev/null || die "skip tables failed"
 # clustered: run j of SRUN rows written by a session of label j; the
 # interleaved table gets the same rows in runs of SINT rows, the run's
 # label from a random permutation, in one psql that reconnects per run
@@ -58,6 +65,9 @@ for j in $(seq 0 99); do
 	echo "INSERT INTO t_clu SELECT i, i % 1000, md5(i::text) FROM generate_series($((j * SRUN)), least($(((j + 1) * SRUN - 1)), $SN - 1)) i;"
 done >"$WORK/skip_clu.sql"
 psql_q -f "$WORK/skip_clu.sql" >/dev/null || die "loading t_clu failed"
+psql_q -d skip -c "SET labelam.restore_labels = on" \
+	-c "INSERT INTO t_mix SELECT i, i % 1000, md5(i::text), '$ROW_TYPE:s1:c' || (i % 100) FROM generate_series(0, $SN - 1) i" >/dev/null ||
+	die "loading t_mix failed"
 # Interleaved: 100 writer sessions at once, one per label (a session starts
 # by loading the policy, so one connection a run of rows would take hours),
 # each fed its label's runs of SINT rows through a pipe, the runs in a
@@ -91,13 +101,13 @@ done <"$WORK/skip_int.runs"
 for j in $(seq 0 99); do eval "exec ${SKIP_FD[$j]}>&-"; done
 wait "${SKIP_PIDS[@]}"
 [ -s "$WORK/skip_int.err" ] && { cat "$WORK/skip_int.err" >&2; die "loading t_int failed"; }
-psql_q -U "$(top_role skip)" -d skip -c "VACUUM (FREEZE, ANALYZE) t_clu, t_int, t_rlsf, t_rlsp" -c CHECKPOINT >/dev/null ||
+psql_q -U "$(top_role skip)" -d skip -c "VACUUM (FREEZE, ANALYZE) t_clu, t_int, t_mix, t_rlsf, t_rlsp" -c CHECKPOINT >/dev/null ||
 	die "skip tables: vacuum failed"
-psql_q -d skip -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FROM pg_class WHERE relname IN ('t_clu', 't_int', 't_rlsf', 't_rlsp', 't_clu_labels', 't_int_labels') ORDER BY 1" |
+psql_q -d skip -At -c "SELECT relname, pg_size_pretty(pg_relation_size(oid)) FROM pg_class WHERE relname IN ('t_clu', 't_int', 't_mix', 't_rlsf', 't_rlsp', 't_clu_labels', 't_int_labels') ORDER BY 1" |
 	tr '\n' ' ' | sed 's/^/skip table sizes: /' >&2; echo >&2
 note "skip part: $SN rows, 100 labels, reader selects label 0 (1%); interleaved: 100 writers at once, statements of $SINT rows; summary ranges read as any label: $(psql_q -d skip -At -c "SELECT (SELECT count(*) FILTER (WHERE secids IS NULL) || ' of ' || count(*) FROM labelam.label_summary('t_clu_labels')) || ' clustered, ' || (SELECT count(*) FILTER (WHERE secids IS NULL) || ' of ' || count(*) FROM labelam.label_summary('t_int_labels')) || ' interleaved'")"
 
-skip_table() { case $1 in clustered*) echo t_clu ;; interleaved*) echo t_int ;; rls-func) echo t_rlsf ;; rls-plain) echo t_rlsp ;; esac; }
+skip_table() { case $1 in clustered*) echo t_clu ;; interleaved*) echo t_int ;; mixed) echo t_mix ;; rls-func) echo t_rlsf ;; rls-plain) echo t_rlsp ;; esac; }
 skip_setup() {
 	case $1 in
 	*-noskip) echo "SET labelam.skip_ranges = off" ;;
@@ -118,7 +128,7 @@ done
 # shared buffers emptied, so that every table is read the same way (lib.sh),
 # then a warm-up: each table once (pages cached, hint bits set)
 cold_shared_buffers
-for v in clustered-noskip interleaved-noskip rls-func rls-plain; do skip_measure "$v" >/dev/null; done
+for v in clustered-noskip interleaved-noskip mixed rls-func rls-plain; do skip_measure "$v" >/dev/null; done
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in "${SKIP_VARIANTS[@]}"; do
 		m=$(skip_measure "$v") || { note "skip count on $v failed"; continue; }

@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "commands/defrem.h"
@@ -62,16 +63,39 @@ labelheap_rows_labeled(Relation rel)
 }
 
 /*
+ * labelheap's OID in this database, once is_labelheap_am found it; pg_am's
+ * invalidations forget it (src/hooks.c), as the OID of an access method
+ * dropped and created again differs.
+ */
+static Oid	labelheap_am_oid = InvalidOid;
+
+void
+labelheap_am_forget(void)
+{
+	labelheap_am_oid = InvalidOid;
+}
+
+/*
  * Is amoid (a pg_class.relam) labelheap?  For relations that are not open:
  * by name, since the access method's OID differs from database to database.
+ * Object checks ask for every table a statement uses: heap's fixed OID and
+ * labelheap's, once known, are answered without a catalog lookup.
  */
 bool
 is_labelheap_am(Oid amoid)
 {
-	char	   *amname = OidIsValid(amoid) ? get_am_name(amoid) : NULL;
-	bool		result = amname != NULL && strcmp(amname, "labelheap") == 0;
+	char	   *amname;
+	bool		result;
 
+	if (!OidIsValid(amoid) || amoid == HEAP_TABLE_AM_OID)
+		return false;
+	if (amoid == labelheap_am_oid)
+		return true;
+	amname = get_am_name(amoid);
+	result = amname != NULL && strcmp(amname, "labelheap") == 0;
 	if (amname)
 		pfree(amname);
+	if (result)
+		labelheap_am_oid = amoid;
 	return result;
 }

@@ -38,6 +38,8 @@ extern void labelam_am_init(void);
 extern bool is_labelheap_relation(Relation rel);
 /* is amoid labelheap's access method (for relations that are not open)? */
 extern bool is_labelheap_am(Oid amoid);
+/* forget labelheap's access method OID (pg_am changed) */
+extern void labelheap_am_forget(void);
 /* do rows written into rel carry labels (labelheap, or such partitions)? */
 extern bool labelheap_rows_labeled(Relation rel);
 

@@ -110,6 +110,14 @@ extern bool avc_check_tuple(Relation rel, Oid object_secid, uint32 perms);
  */
 extern bool avc_check_tuple_ahead(Oid object_secid, uint32 perms,
 								  bool *recorded);
+/*
+ * avc_check_tuple_ahead, and in *lasting whether the decision stays the
+ * one avc_check_tuple gives for as long as the epoch (avc_current_epoch())
+ * does: false for a secid that names no label, decided denied each time it
+ * is asked (a label committed since may name it).
+ */
+extern bool avc_check_tuple_lasting(Oid object_secid, uint32 perms,
+									bool *recorded, bool *lasting);
 extern bool avc_check_tuple_rows(Relation rel, Oid object_secid,
 								 uint32 perms, uint64 nrows);
 
@@ -144,7 +152,9 @@ extern void (*avc_subject_changed_callback) (void);
 /*
  * Changes whenever a decision avc_check_tuple gave may no longer be the one
  * it would give (new policy or enforcing mode, another subject, a trusted
- * procedure entered or left): for callers that decide ahead (skip_stream.c).
+ * procedure entered or left), or would no longer be audited as it was (a
+ * new labelam.audit): for callers that decide ahead (skip_stream.c,
+ * page_decisions.c).
  */
 extern PGDLLIMPORT uint64 avc_decision_epoch LABELAM_HIDDEN;
 

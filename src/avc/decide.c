@@ -305,7 +305,7 @@ avc_decide_as(AvcClass tclass, uint32 subject_lid, uint32 and_lid,
  */
 static pg_attribute_always_inline bool
 avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms,
-			   uint64 nrows, bool *recorded)
+			   uint64 nrows, bool *recorded, bool *lasting)
 {
 	uint64		fkey = ((uint64) kind << 32) | object;
 	AvcFast    *fast = &avc_fast[AVC_FAST_SLOT(perms)];
@@ -335,6 +335,9 @@ avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms,
 			/* not cacheable: decide (and audit) from a local copy */
 			bool		ok = (d.allowed & perms) == perms;
 
+			if (lasting)
+				*lasting = false;
+
 			record = avc_audit_mode != AVC_AUDIT_NONE;
 			if (recorded)
 				*recorded = record;
@@ -345,6 +348,8 @@ avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms,
 		}
 	}
 
+	if (lasting)
+		*lasting = true;
 	allowed = (avd->allowed & perms) == perms;
 	record = unlikely(avc_audit_mode != AVC_AUDIT_NONE) &&
 		(avc_audit_mode == AVC_AUDIT_ALL ||
@@ -361,14 +366,23 @@ avc_check_fast(Relation rel, AvcObjKind kind, uint32 object, uint32 perms,
 bool
 avc_check_tuple(Relation rel, Oid object_secid, uint32 perms)
 {
-	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, 1, NULL);
+	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, 1, NULL,
+						  NULL);
 }
 
 bool
 avc_check_tuple_ahead(Oid object_secid, uint32 perms, bool *recorded)
 {
 	return avc_check_fast(NULL, AVC_OBJ_SECID, object_secid, perms, 0,
-						  recorded);
+						  recorded, NULL);
+}
+
+bool
+avc_check_tuple_lasting(Oid object_secid, uint32 perms, bool *recorded,
+						bool *lasting)
+{
+	return avc_check_fast(NULL, AVC_OBJ_SECID, object_secid, perms, 0,
+						  recorded, lasting);
 }
 
 bool
@@ -376,6 +390,7 @@ avc_check_tuple_rows(Relation rel, Oid object_secid, uint32 perms,
 					 uint64 nrows)
 {
 	return avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, nrows,
+						  NULL,
 						  NULL);
 }
 
@@ -393,7 +408,8 @@ avc_tuple_allowed(Oid object_secid, uint32 perms)
 void
 avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 {
-	if (!avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, 1, NULL))
+	if (!avc_check_fast(rel, AVC_OBJ_SECID, object_secid, perms, 1, NULL,
+						NULL))
 	{
 		AvcDecision d;
 		char	   *otext = NULL;
@@ -633,7 +649,7 @@ avc_bench(const char *const *objects, int nobjects, int64 n, bool misses)
 		if (misses)
 			avc_forget_decisions();
 		allowed += avc_check_fast(NULL, AVC_OBJ_LOCAL, lids[j],
-								  AVC_DB_TUPLE_SELECT, 1, NULL);
+								  AVC_DB_TUPLE_SELECT, 1, NULL, NULL);
 		if (++j == nobjects)
 			j = 0;
 	}

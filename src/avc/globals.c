@@ -31,10 +31,11 @@ bool		avc_enforcing = true;
 
 /*
  * Changes whenever a cached decision may no longer hold: a new policy or
- * enforcing mode (cache.c), a new subject (subject.c); callers keep it with what they
- * derived from decisions (avc.h's avc_epoch_holds).
+ * enforcing mode (cache.c), a new subject (subject.c); callers keep it
+ * with what they derived from decisions (avc.h's avc_epoch_holds).  Never
+ * 0, which callers keep for "decided at no epoch" (objects/object_label.c).
  */
-uint64		avc_decision_epoch = 0;
+uint64		avc_decision_epoch = 1;
 
 /*
  * The next use of the decision cache must look at the policy first: set at

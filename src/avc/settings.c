@@ -66,6 +66,19 @@ avc_enforcing_assign(bool newval, void *extra)
 						"PERMISSIVE MODE: denials are logged but not enforced from each session's next statement")));
 }
 
+/*
+ * Whether a decision is audited is part of what callers that decide ahead
+ * keep (page_decisions.c's flags and memo, a range whose rows pass
+ * unread): a new labelam.audit, set in the middle of a scan by a function
+ * or between two fetches of a cursor, moves the epoch, so that the rows
+ * reached from then on are decided, and audited, as the filter would.
+ */
+static void
+audit_assign(int newval, void *extra)
+{
+	avc_decision_epoch++;
+}
+
 void
 avc_init(void)
 {
@@ -113,7 +126,7 @@ avc_init(void)
 							 AVC_AUDIT_DENIED,
 							 audit_options,
 							 PGC_SUSET, 0,
-							 NULL, NULL, NULL);
+							 NULL, audit_assign, NULL);
 
 	/*
 	 * PGC_SIGHUP, not PGC_SUSET: a session must not choose its own label,

@@ -95,7 +95,10 @@ lbac_model_in_force(void)
 }
 
 /*
- * The role of the session's subject ("...;role=N"), or InvalidOid.
+ * The role of the subject the leader decides with ("...;role=N"), or
+ * InvalidOid: its workers must decide with the same one.  Called from the
+ * provider's policy_seqno, inside avc_revalidate, which answers the
+ * subject as it stands rather than revalidating again.
  */
 static Oid
 subject_role(void)

@@ -31,6 +31,13 @@
  *   not) has TRUNCATE decided as what it is, deleting every row: db_table
  *   delete.
  *
+ * Object names in audit lines and errors (getObjectIdentity,
+ * getObjectDescription) are made only when a line or an error is written
+ * (object_name): sepgsql makes one before every check, which was most of
+ * what object checks added to a short statement.  And the decision on an
+ * object is kept with its label (object_label.c, objects_decide) for as
+ * long as the avc's epoch holds.
+ *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
  * sepgsql_avc_trusted_proc, sepgsql_audit_log, sepgsql_getenforce and
@@ -58,11 +65,8 @@
 #include "catalog/pg_proc.h"
 #include "commands/seclabel.h"
 #include "lib/stringinfo.h"
-#include "access/htup_details.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 
-#include "am/labelheap.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -144,27 +148,51 @@ objects_audit_log(bool denied, bool enforcing, const char *scontext,
 }
 
 /*
+ * The name an audit line or an error gives the object: audit_name itself,
+ * or, for OBJECTS_NAME_IDENTITY and OBJECTS_NAME_DESCRIPTION, named's as
+ * getObjectIdentity or getObjectDescription makes it (palloc'd), which
+ * *made says.  Made only when a line or an error is written: the checks
+ * of every statement (its tables, columns and functions) mostly write
+ * neither, and making the name was most of their cost.
+ */
+static const char *
+object_name(const char *audit_name, const ObjectAddress *named, bool *made)
+{
+	*made = false;
+	if (audit_name != OBJECTS_NAME_IDENTITY &&
+		audit_name != OBJECTS_NAME_DESCRIPTION)
+		return audit_name;
+	if (named == NULL)
+		elog(ERROR, "labelam: an object check asked for the name of no object");
+	*made = true;
+	if (audit_name == OBJECTS_NAME_IDENTITY)
+		return getObjectIdentity(named, false);
+	return getObjectDescription(named, false);
+}
+
+/*
  * upstream sepgsql_avc_check_perms_label()
  *
  * contrib/sepgsql's sepgsql_avc_check_perms_label (uavc.c): may the
  * subject do "required" to an object of tclass labeled tcontext?
+ * (labelam: given the avc's decision avd on the object and the label it is
+ * about, decided_as; named is the object of a name made on demand, see
+ * object_name)
  */
-bool
-sepgsql_avc_check_perms_label(const char *tcontext,
-							  uint16 tclass, uint32 required,
-							  const char *audit_name,
-							  bool abort_on_violation)
+static bool
+check_decision(const AvcDecision *decision, const char *decided_as,
+			   uint16 tclass, uint32 required,
+			   const char *audit_name, const ObjectAddress *named,
+			   bool abort_on_violation)
 {
 	const char *scontext = avc_client_label();
-	const char *decided_as;
-	AvcDecision avd;
+	AvcDecision avd = *decision;
 	uint32		denied;
 	uint32		audited;
 	bool		enforcing;
 	bool		result = true;
 	int			audit = avc_audit_level();
 
-	avc_decide_object((AvcClass) tclass, tcontext, &avd, &decided_as);
 	denied = required & ~avd.allowed;
 	enforcing = decision_enforced(&avd);
 
@@ -179,17 +207,30 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 	if (denied && enforcing)
 		result = false;
 
+	/* making a name reads catalogs, whose invalidations free decided_as */
+	if (audited != 0 || (abort_on_violation && !result))
+		decided_as = pstrdup(decided_as);
+
 	if (audited != 0 && audit_name != SEPGSQL_AVC_NOAUDIT)
+	{
+		bool		made;
+		const char *name = object_name(audit_name, named, &made);
+
 		objects_audit_log(denied != 0, enforcing,
 						  scontext ? scontext : "(none)", decided_as,
-						  tclass, audited, audit_name);
+						  tclass, audited, name);
+		if (made)
+			pfree(unconstify(char *, name));
+	}
 
 	if (abort_on_violation && !result)
 	{
 		StringInfoData perms;
 		const char *const *names = avc_perm_names[tclass];
-		const char *object = (audit_name && audit_name != SEPGSQL_AVC_NOAUDIT) ?
-			message_name(audit_name) : "an object";
+		bool		made;
+		const char *name = audit_name != SEPGSQL_AVC_NOAUDIT ?
+			object_name(audit_name, named, &made) : NULL;
+		const char *object = name ? message_name(name) : "an object";
 		int			i;
 
 		initStringInfo(&perms);
@@ -220,10 +261,25 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 	return result;
 }
 
+bool
+sepgsql_avc_check_perms_label(const char *tcontext,
+							  uint16 tclass, uint32 required,
+							  const char *audit_name,
+							  bool abort_on_violation)
+{
+	AvcDecision avd;
+	const char *decided_as;
+
+	avc_decide_object((AvcClass) tclass, tcontext, &avd, &decided_as);
+	return check_decision(&avd, decided_as, tclass, required, audit_name,
+						  NULL, abort_on_violation);
+}
+
 /*
  * upstream sepgsql_avc_check_perms()
  *
- * contrib/sepgsql's sepgsql_avc_check_perms (uavc.c)
+ * contrib/sepgsql's sepgsql_avc_check_perms (uavc.c); labelam: the
+ * decision is the one kept with the object's label (objects_decide)
  */
 bool
 sepgsql_avc_check_perms(const ObjectAddress *tobject,
@@ -231,17 +287,12 @@ sepgsql_avc_check_perms(const ObjectAddress *tobject,
 						const char *audit_name,
 						bool abort_on_violation)
 {
-	char	   *tcontext = objects_label(tobject->classId, tobject->objectId,
-											 tobject->objectSubId);
-	bool		rc;
+	AvcDecision avd;
+	const char *decided_as;
 
-	rc = sepgsql_avc_check_perms_label(tcontext,
-									   tclass, required,
-									   audit_name, abort_on_violation);
-	if (tcontext)
-		pfree(tcontext);
-
-	return rc;
+	objects_decide(tobject, tclass, &avd, &decided_as);
+	return check_decision(&avd, decided_as, tclass, required, audit_name,
+						  tobject, abort_on_violation);
 }
 
 /*
@@ -304,21 +355,10 @@ sepgsql_compute_create(const char *scontext, const char *tcontext,
 static bool
 relation_is_labelheap_leaf(Oid relOid, char *relkind)
 {
-	HeapTuple	tuple;
-	bool		result = false;
+	bool		labelheap;
 
-	*relkind = '\0';
-	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
-	if (HeapTupleIsValid(tuple))
-	{
-		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
-
-		*relkind = form->relkind;
-		result = form->relkind == RELKIND_RELATION &&
-			is_labelheap_am(form->relam);
-		ReleaseSysCache(tuple);
-	}
-	return result;
+	objects_relation_kind(relOid, relkind, &labelheap);
+	return labelheap;
 }
 
 /*

@@ -12,7 +12,11 @@
  *	  the permissions asked of a table and its columns pass through
  *	  objects_table_required/objects_column_required (check.c: rows of a
  *	  labelheap table are written under their own labels); inserts check
- *	  the sequences of identity columns (objects_sequence_identity).
+ *	  the sequences of identity columns (objects_sequence_identity); the
+ *	  names of the table and its columns for audit lines and errors are
+ *	  made only when one is written (OBJECTS_NAME_IDENTITY/DESCRIPTION);
+ *	  the relation's relkind comes from object_label.c's cache
+ *	  (objects_relation_kind), not a catalog lookup per statement.
  *
  * Copies, whose upstream text scripts/check-drift.py compares with each
  * major's source (sha256 prefixes):
@@ -163,11 +167,15 @@ check_relation_privileges(Oid relOid,
 						  bool abort_on_violation)
 {
 	ObjectAddress object;
-	char	   *audit_name;
+	const char *audit_name;
 	Bitmapset  *columns;
 	int			index;
-	char		relkind = get_rel_relkind(relOid);
+	char		relkind;
+	bool		labelheap PG_USED_FOR_ASSERTS_ONLY;
 	bool		result = true;
+
+	/* labelam: kept with the relation's label (object_label.c) */
+	objects_relation_kind(relOid, &relkind, &labelheap);
 
 	/*
 	 * Hardwired Policies: SE-PostgreSQL enforces - clients cannot modify
@@ -193,7 +201,7 @@ check_relation_privileges(Oid relOid,
 	object.classId = RelationRelationId;
 	object.objectId = relOid;
 	object.objectSubId = 0;
-	audit_name = getObjectIdentity(&object, false);
+	audit_name = OBJECTS_NAME_IDENTITY; /* labelam: made when needed */
 	switch (relkind)
 	{
 		case RELKIND_RELATION:
@@ -236,7 +244,6 @@ check_relation_privileges(Oid relOid,
 			/* nothing to be checked */
 			break;
 	}
-	pfree(audit_name);
 
 	/*
 	 * Only columns owned by relations shall be checked
@@ -288,14 +295,13 @@ check_relation_privileges(Oid relOid,
 		object.classId = RelationRelationId;
 		object.objectId = relOid;
 		object.objectSubId = attnum;
-		audit_name = getObjectDescription(&object, false);
+		audit_name = OBJECTS_NAME_DESCRIPTION;	/* labelam: made when needed */
 
 		result = sepgsql_avc_check_perms(&object,
 										 SEPG_CLASS_DB_COLUMN,
 										 column_perms,
 										 audit_name,
 										 abort_on_violation);
-		pfree(audit_name);
 
 		if (!result)
 			return result;

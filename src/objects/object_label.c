@@ -12,7 +12,8 @@
  * the policy does not know.
  *
  * pg_seclabel has no system cache, and object checks run for every table,
- * column and function a statement uses, so labels are cached here.  The
+ * column and function a statement uses, so labels are cached here, each
+ * with the last decision made on it (objects_decide).  The
  * cache starts over on any invalidation of a relation, function, schema or
  * database (names feed the defaults, and a dropped object's OID may come
  * back), and SECURITY LABEL FOR selinux invalidates every backend's
@@ -24,6 +25,7 @@
 
 #include <selinux/label.h>
 
+#include "access/htup_details.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_database.h"
 #include "catalog/pg_language.h"
@@ -36,7 +38,9 @@
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
+#include "am/labelheap.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -51,6 +55,15 @@ typedef struct ObjectLabelEntry
 {
 	ObjectLabelKey key;
 	char	   *label;			/* NULL: none, not even a default */
+	/* the last decision on the object (objects_decide), at avc epoch epoch */
+	uint64		epoch;			/* 0: none */
+	uint16		tclass;
+	AvcDecision avd;
+	char	   *decided_as;
+	/* a relation's kind and access method (objects_relation_kind) */
+	bool		kind_known;
+	char		relkind;
+	bool		labelheap;
 } ObjectLabelEntry;
 
 static HTAB *object_labels = NULL;
@@ -136,9 +149,12 @@ default_label(Oid classId, Oid objectId, int32 subId)
 	return result;
 }
 
-/* The label to decide with (palloc'd), or NULL. */
-char *
-objects_label(Oid classId, Oid objectId, int32 subId)
+/* an object whose label lookup met an invalidation: nothing of it kept */
+static ObjectLabelEntry uncached;
+
+/* The object's entry, its label looked up if it has none yet. */
+static ObjectLabelEntry *
+object_entry(Oid classId, Oid objectId, int32 subId)
 {
 	ObjectLabelKey key;
 	ObjectLabelEntry *e;
@@ -175,14 +191,113 @@ objects_label(Oid classId, Oid objectId, int32 subId)
 		if (label == NULL)
 			label = default_label(classId, objectId, subId);
 
-		/* the lookups may have emptied the cache: enter only now */
+		/*
+		 * The lookups may have emptied the cache (invalidations): then the
+		 * label is not kept; else enter only now.
+		 */
 		if (object_labels == NULL)
-			return label;
+		{
+			uncached.key = key;
+			uncached.label = label;
+			uncached.epoch = 0;
+			uncached.decided_as = NULL;
+			uncached.kind_known = false;
+			return &uncached;
+		}
 		e = hash_search(object_labels, &key, HASH_ENTER, &found);
 		e->label = label ? MemoryContextStrdup(object_label_cxt, label) : NULL;
-		return label;
+		e->epoch = 0;
+		e->decided_as = NULL;
+		e->kind_known = false;
+		if (label)
+			pfree(label);
 	}
+	return e;
+}
+
+/* The label to decide with (palloc'd), or NULL. */
+char *
+objects_label(Oid classId, Oid objectId, int32 subId)
+{
+	ObjectLabelEntry *e = object_entry(classId, objectId, subId);
+
 	return e->label ? pstrdup(e->label) : NULL;
+}
+
+/*
+ * avc_decide_object's decision in class tclass on the object, by its
+ * label, for the subject in force, and in *decided_as the label the
+ * decision is about (valid until the next decision here or invalidation:
+ * copy it to keep it).  Kept with the object's label while the avc's epoch
+ * holds (a new policy, enforcing mode or subject, and a trusted procedure
+ * entered or left, move it): the checks every statement makes of its
+ * tables, columns, functions and schemas are then a lookup, not a search
+ * of the avc's cache by the label's text.
+ */
+void
+objects_decide(const ObjectAddress *object, uint16 tclass, AvcDecision *avd,
+			   const char **decided_as)
+{
+	uint64		epoch = avc_current_epoch();
+	ObjectLabelEntry *e = object_entry(object->classId, object->objectId,
+									   object->objectSubId);
+	const char *as;
+
+	if (e == &uncached)
+	{
+		avc_decide_object((AvcClass) tclass, e->label, avd, decided_as);
+		return;
+	}
+	if (e->epoch != epoch || e->tclass != tclass)
+	{
+		/* the entry's own copy of the label: the decision may name it */
+		avc_decide_object((AvcClass) tclass, e->label, avd, &as);
+		if (e->decided_as)
+			pfree(e->decided_as);
+		e->decided_as = MemoryContextStrdup(object_label_cxt, as);
+		e->avd = *avd;
+		e->tclass = tclass;
+		/* deciding took in nothing that could move the epoch; be sure */
+		e->epoch = avc_epoch_holds(epoch) ? epoch : 0;
+	}
+	*avd = e->avd;
+	*decided_as = e->decided_as;
+}
+
+/*
+ * A relation's relkind and whether it is a labelheap table, kept with its
+ * label (a relcache invalidation, which ALTER TABLE ... SET ACCESS METHOD
+ * sends, forgets both): object checks ask for each table of every
+ * statement, and each of its columns that is written.  '\0' and false for
+ * a relation that does not exist.
+ */
+void
+objects_relation_kind(Oid relOid, char *relkind, bool *labelheap)
+{
+	ObjectLabelEntry *e = object_entry(RelationRelationId, relOid, 0);
+
+	if (!e->kind_known)
+	{
+		HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
+		char		kind = '\0';
+		bool		lh = false;
+
+		if (HeapTupleIsValid(tuple))
+		{
+			Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
+
+			kind = form->relkind;
+			lh = kind == RELKIND_RELATION && is_labelheap_am(form->relam);
+			ReleaseSysCache(tuple);
+		}
+		/* the lookup may have met an invalidation: look the entry up again */
+		e = object_entry(RelationRelationId, relOid, 0);
+		e->relkind = kind;
+		e->labelheap = lh;
+		e->kind_known = (e != &uncached);
+	}
+	*relkind = e->relkind;
+	*labelheap = e->labelheap;
 }
 
 /* relcache/syscache invalidation (src/hooks.c) */

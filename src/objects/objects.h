@@ -163,8 +163,14 @@ extern bool objects_debug_audit;
  * trusted procedure's) through the avc's cache; audit in sepgsql's format.
  * A NULL tcontext, or one the policy does not know, is decided as the
  * policy's "unlabeled".  audit_name SEPGSQL_AVC_NOAUDIT audits nothing.
+ * labelam: with sepgsql_avc_check_perms, audit_name OBJECTS_NAME_IDENTITY
+ * or OBJECTS_NAME_DESCRIPTION names the object as getObjectIdentity or
+ * getObjectDescription would, made only when an audit line or an error is
+ * written (sepgsql makes the name before every check).
  */
 #define SEPGSQL_AVC_NOAUDIT			((void *)(-1))
+#define OBJECTS_NAME_IDENTITY		((const char *)(-2))
+#define OBJECTS_NAME_DESCRIPTION	((const char *)(-3))
 extern bool sepgsql_getenforce(void);
 extern bool sepgsql_avc_check_perms_label(const char *tcontext,
 										  uint16 tclass,
@@ -249,6 +255,9 @@ extern void objects_blob_label_from(const char *level_of);
 
 /* object_label.c */
 extern char *objects_label(Oid classId, Oid objectId, int32 subId);
+extern void objects_decide(const ObjectAddress *object, uint16 tclass,
+						   AvcDecision *avd, const char **decided_as);
+extern void objects_relation_kind(Oid relOid, char *relkind, bool *labelheap);
 extern void objects_label_forget(void);
 
 /* language.c */

@@ -9,7 +9,9 @@
  * sepgsql_proc_setattr ALTER FUNCTION ... SET SCHEMA asks for add_name on
  * the schema the function enters; sepgsql asks for it on the schema it
  * leaves (which remove_name already asked about), so a function could be
- * moved into a schema its session may not add names to.
+ * moved into a schema its session may not add names to; and
+ * sepgsql_proc_execute names the function for audit lines and errors only
+ * when one is written (OBJECTS_NAME_IDENTITY).
  *
  * Copies, whose upstream text scripts/check-drift.py compares with each
  * major's source (sha256 prefixes):
@@ -329,7 +331,7 @@ void
 sepgsql_proc_execute(Oid functionId)
 {
 	ObjectAddress object;
-	char	   *audit_name;
+	const char *audit_name;
 
 	/*
 	 * check db_procedure:{execute} permission
@@ -337,11 +339,10 @@ sepgsql_proc_execute(Oid functionId)
 	object.classId = ProcedureRelationId;
 	object.objectId = functionId;
 	object.objectSubId = 0;
-	audit_name = getObjectIdentity(&object, false);
+	audit_name = OBJECTS_NAME_IDENTITY; /* labelam: made when needed */
 	sepgsql_avc_check_perms(&object,
 							SEPG_CLASS_DB_PROCEDURE,
 							SEPG_DB_PROCEDURE__EXECUTE,
 							audit_name,
 							true);
-	pfree(audit_name);
 }

@@ -10,7 +10,9 @@
  *	  schema (pg_toast_temp_N) is labeled as its temporary schema
  *	  (pg_temp), which policies name; sepgsql asks for "pg_toast_temp",
  *	  which Debian's policy does not name, so creating a temporary table
- *	  needed schema creation rights.
+ *	  needed schema creation rights; check_schema_perms names the schema
+ *	  for audit lines and errors only when one is written
+ *	  (OBJECTS_NAME_IDENTITY).
  *
  * Copies, whose upstream text scripts/check-drift.py compares with each
  * major's source (sha256 prefixes):
@@ -193,20 +195,19 @@ static bool
 check_schema_perms(Oid namespaceId, uint32 required, bool abort_on_violation)
 {
 	ObjectAddress object;
-	char	   *audit_name;
+	const char *audit_name;
 	bool		result;
 
 	object.classId = NamespaceRelationId;
 	object.objectId = namespaceId;
 	object.objectSubId = 0;
-	audit_name = getObjectIdentity(&object, false);
+	audit_name = OBJECTS_NAME_IDENTITY; /* labelam: made when needed */
 
 	result = sepgsql_avc_check_perms(&object,
 									 SEPG_CLASS_DB_SCHEMA,
 									 required,
 									 audit_name,
 									 abort_on_violation);
-	pfree(audit_name);
 
 	return result;
 }

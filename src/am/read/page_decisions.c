@@ -38,6 +38,11 @@
  *    the audit takes are recorded when the scan returns them or passes
  *    over them (runs of one label at once), with the decision made ahead,
  *    which is the one avc_check_tuple would give (the epoch holds).
+ *  - A label's decision is asked of the avc once per scan, not once per
+ *    run of rows of one label: the scan keeps what it decided (memo_decide)
+ *    while it is the same scan, at the same epoch, so
+ *    that a page whose rows all have different labels costs what a page
+ *    of one label costs.  Only decisions that last that long are kept.
  *
  * Rows that pass unread.  Heap's count(*) never touches a tuple of an
  * all-visible page; the row filter reads every tuple's label, and on a
@@ -158,6 +163,58 @@ range_passes(PageDecisions *pd, HeapScanDesc scan)
 }
 
 /*
+ * The decision on rows labeled secid, as avc_check_tuple_ahead gives it,
+ * as PAGE_ROW_* flags: from the scan's memo when an earlier page of the
+ * scan met the label.  On pages that mix labels (rows written by sessions
+ * of many labels at once, or a table ordered by another column than the
+ * label) nearly every row's label differs from the one before, and asking
+ * the avc for each (its two-slot fast path then misses, and a hash lookup
+ * follows) was most of the cost of a row.  The memo holds for the scan
+ * (a scan beginning or ending at the same address forgets it) at one avc
+ * epoch (which labelam.audit moves too: whether a decision is audited is
+ * kept with it); a decision that may not last (a secid naming no label
+ * yet) is not kept.
+ */
+static inline uint8
+memo_decide(PageDecisions *pd, Oid secid)
+{
+	PageMemoEntry *m = &pd->memo[secid & (PAGE_MEMO_SIZE - 1)];
+	bool		audited;
+	bool		lasting;
+	uint8		flags;
+
+	if (likely(m->secid == secid && m->stamp == pd->memo_stamp))
+		return m->flags;
+	flags = avc_check_tuple_lasting(secid, AVC_DB_TUPLE_SELECT, &audited,
+									&lasting) ? PAGE_ROW_READABLE : 0;
+	if (audited)
+		flags |= PAGE_ROW_AUDITED;
+	if (lasting)
+	{
+		m->secid = secid;
+		m->stamp = pd->memo_stamp;
+		m->flags = flags;
+	}
+	return flags;
+}
+
+/* the memo holds for scan at pd->epoch, or starts over */
+static void
+memo_start(PageDecisions *pd, HeapScanDesc scan)
+{
+	if (pd->memo_scan == scan && pd->memo_epoch == pd->epoch)
+		return;
+	pd->memo_scan = scan;
+	pd->memo_epoch = pd->epoch;
+	/* a new stamp empties it; 0 is never one (entries start at 0) */
+	if (++pd->memo_stamp == 0)
+	{
+		memset(pd->memo, 0, sizeof(pd->memo));
+		pd->memo_stamp = 1;
+	}
+}
+
+/*
  * heap has just read a page (and returned its index 0): decide its visible
  * tuples.
  */
@@ -169,6 +226,7 @@ labelheap_page_decide(HeapScanDesc scan)
 	Oid			last_secid = InvalidOid;
 	uint8		last_flags = 0;
 	uint8		all_flags = PAGE_ROW_READABLE;
+	uint8		any_flags = 0;
 	int			i;
 
 	pd->scan = NULL;			/* invalid until complete */
@@ -180,6 +238,7 @@ labelheap_page_decide(HeapScanDesc scan)
 	}
 	else
 	{
+		memo_start(pd, scan);
 		for (i = 0; i < scan->rs_ntuples; i++)
 		{
 			ItemId		lp = PageGetItemId(page, scan->rs_vistuples[i]);
@@ -189,17 +248,13 @@ labelheap_page_decide(HeapScanDesc scan)
 										   ItemIdGetLength(lp));
 			if (unlikely(secid != last_secid || i == 0))
 			{
-				bool		audited;
-
 				last_secid = secid;
-				last_flags = avc_check_tuple_ahead(secid, AVC_DB_TUPLE_SELECT,
-												   &audited) ? PAGE_ROW_READABLE : 0;
-				if (audited)
-					last_flags |= PAGE_ROW_AUDITED;
+				last_flags = memo_decide(pd, secid);
 			}
 			pd->secids[i] = secid;
 			pd->flags[i] = last_flags;
 			all_flags &= last_flags;
+			any_flags |= last_flags;
 		}
 	}
 	/* deciding took in nothing that could move the epoch; be sure */
@@ -210,6 +265,7 @@ labelheap_page_decide(HeapScanDesc scan)
 	pd->buffer = scan->rs_cbuf;
 	pd->ntuples = scan->rs_ntuples;
 	pd->all_readable = (all_flags & PAGE_ROW_READABLE) != 0;
+	pd->any_audited = (any_flags & PAGE_ROW_AUDITED) != 0;
 	labelheap_page_last = pd;
 	return pd;
 }
@@ -227,6 +283,8 @@ labelheap_page_audit_rows(PageDecisions *pd, HeapScanDesc scan,
 	Relation	rel = scan->rs_base.rs_rd;
 	int			i = from;
 
+	if (!pd->any_audited)
+		return;
 	while (i < to)
 	{
 		int			run = i + 1;

@@ -14,6 +14,19 @@
 #include "am/read/frames.h"
 #include "avc/avc.h"
 
+/*
+ * A label's decision, kept for the scan's next pages (page_decisions.c's
+ * memo): valid while stamp is the slot's memo_stamp.
+ */
+typedef struct PageMemoEntry
+{
+	Oid			secid;
+	uint32		stamp;
+	uint8		flags;			/* PAGE_ROW_* */
+} PageMemoEntry;
+
+#define PAGE_MEMO_SIZE	256		/* a power of two */
+
 typedef struct PageDecisions
 {
 	const void *scan;			/* whose, or NULL */
@@ -28,6 +41,12 @@ typedef struct PageDecisions
 	uint64		pass_writes;	/* labelheap_summary_writes then */
 	uint64		pass_epoch;
 	bool		passes;			/* its rows pass unread */
+	bool		any_audited;	/* a row of the page is audited */
+	/* the decisions of the labels memo_scan met, for its next pages */
+	const void *memo_scan;		/* whose, or NULL */
+	uint64		memo_epoch;		/* avc epoch of the decisions */
+	uint32		memo_stamp;		/* of the entries that hold */
+	PageMemoEntry memo[PAGE_MEMO_SIZE];
 	Oid			secids[MaxHeapTuplesPerPage];
 	uint8		flags[MaxHeapTuplesPerPage];	/* PAGE_ROW_* */
 } PageDecisions;
@@ -115,6 +134,8 @@ labelheap_page_forget(HeapScanDesc scan)
 		pd->scan = NULL;
 	if (pd->pass_scan == scan)
 		pd->pass_scan = NULL;
+	if (pd->memo_scan == scan)
+		pd->memo_scan = NULL;
 }
 
 #endif							/* LABELHEAP_PAGE_DECISIONS_H */

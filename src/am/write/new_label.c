@@ -25,19 +25,21 @@
  * text are canonicalized by the avc (avc_storable_label) before they are
  * interned: label_store only stores.
  *
- * The policy's label is remembered for the last relation written (the
- * write path asks for every row or COPY batch) while nothing it is derived
- * from changes: avc_table_label_generation() (the table's label, name and
- * schema name, labelam.default_table_label, the policy, the subject, any
- * aborted subtransaction) and the dictionary's generation; and while its
+ * The policy's label is remembered for the last few relations written
+ * (the write path asks for every row or COPY batch), across statements and
+ * transactions, while nothing it is derived from changes:
+ * avc_table_label_generation() (the table's label, name and schema name,
+ * labelam.default_table_label, the policy, the subject, any aborted
+ * subtransaction) and the dictionary's generation; and while its
  * dictionary row is not committed, only within the subtransaction that got
  * it: an aborted one takes the row with it.  Not per statement: one
  * statement (a function, a DO block) may relabel the table, roll a
  * relabel back, or wait for another session's relabel to commit between
  * two inserts.  Each statement reads the invalidations that other
- * sessions' commits sent, so that it sees their relabels.  The settings'
- * secids are remembered while the dictionary stays the same and the label
- * is committed.
+ * sessions' commits sent, so that it sees their relabels; a relabel or its
+ * rollback in this session invalidates the relation at once (the relcache
+ * callback moves the generation).  The settings' secids are remembered
+ * while the dictionary stays the same and the label is committed.
  *
  * Rows of a table rewrite by ALTER TABLE (column type changes, volatile
  * defaults, ...) keep theirs: ATRewriteTable scans the old
@@ -95,6 +97,7 @@
 #include "commands/defrem.h"
 #include "fmgr.h"
 #include "nodes/parsenodes.h"
+#include "storage/proc.h"
 #include "tcop/utility.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
@@ -111,6 +114,7 @@
 #include "avc/avc.h"
 #include "avc/avc_files.h"
 #include "label_store/label_store.h"
+#include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
 
@@ -130,18 +134,30 @@ static SettingCache insert_cache;
 static SettingCache update_cache;
 
 /*
- * the policy's label for new rows of one relation, for as long as the
- * generations stay the same; a label not committed yet only within the
- * subtransaction that got it (should that abort, the dictionary row goes
- * with it)
+ * The policy's label for new rows of a relation, for as long as the
+ * generations stay the same, across statements and transactions; a label
+ * whose dictionary row was not committed yet only within the
+ * subtransaction that got it (should that abort, the row goes with it).
+ * A few relations at a time: a transaction that inserts into several
+ * tables in turn (pgbench's TPC-B writes one, an application's often
+ * more) would otherwise read pg_seclabel and compute the transition again
+ * for every statement.
  */
-static Oid	default_relid = InvalidOid;
-static uint64 default_generation;
-static uint64 default_dict_generation;
+typedef struct DefaultLabel
+{
+	Oid			relid;			/* InvalidOid: empty */
+	Oid			secid;
+	uint64		generation;		/* avc_table_label_generation() */
+	uint64		dict_generation;	/* label_store_generation() */
+	bool		committed;		/* the dictionary row was committed */
+	LocalTransactionId lxid;	/* else: got in this subtransaction */
+	SubTransactionId subid;
+} DefaultLabel;
+
+#define DEFAULT_LABELS	8
+static DefaultLabel default_labels[DEFAULT_LABELS];
+static int	default_next = 0;	/* the entry replaced next */
 static TimestampTz default_stmt = 0;
-static Oid	default_secid = InvalidOid;
-static bool default_committed;
-static SubTransactionId default_subid;
 
 typedef struct RewriteSource
 {
@@ -355,7 +371,13 @@ static Oid
 policy_row_secid(Relation rel)
 {
 	TimestampTz stmt = GetCurrentStatementStartTimestamp();
+	Oid			relid = RelationGetRelid(rel);
 	uint64		generation;
+	uint64		dict_generation;
+	DefaultLabel *d;
+	char	   *table_label;
+	char	   *created;
+	int			i;
 
 	/*
 	 * A new statement sees the relabels other sessions committed, as a
@@ -369,27 +391,34 @@ policy_row_secid(Relation rel)
 		default_stmt = stmt;
 	}
 	generation = avc_table_label_generation();
+	dict_generation = label_store_generation();
 
-	if (RelationGetRelid(rel) != default_relid ||
-		generation != default_generation ||
-		label_store_generation() != default_dict_generation ||
-		(!default_committed &&
-		 default_subid != GetCurrentSubTransactionId()))
+	for (i = 0; i < DEFAULT_LABELS; i++)
 	{
-		char	   *table_label = avc_table_label_text(rel);
-		char	   *created = avc_create_label_text(table_label);
-
-		default_relid = InvalidOid; /* forgotten, should this fail */
-		default_secid = label_intern_committed(created, &default_committed);
-		default_subid = GetCurrentSubTransactionId();
-		/* the generations as they were before the labels were computed */
-		default_generation = generation;
-		default_dict_generation = label_store_generation();
-		default_relid = RelationGetRelid(rel);
-		pfree(created);
-		pfree(table_label);
+		d = &default_labels[i];
+		if (d->relid == relid && d->generation == generation &&
+			d->dict_generation == dict_generation &&
+			(d->committed ||
+			 (d->lxid == labelam_my_lxid() &&
+			  d->subid == GetCurrentSubTransactionId())))
+			return d->secid;
 	}
-	return default_secid;
+
+	table_label = avc_table_label_text(rel);
+	created = avc_create_label_text(table_label);
+	d = &default_labels[default_next];
+	default_next = (default_next + 1) % DEFAULT_LABELS;
+	d->relid = InvalidOid;		/* forgotten, should this fail */
+	d->secid = label_intern_committed(created, &d->committed);
+	d->lxid = labelam_my_lxid();
+	d->subid = GetCurrentSubTransactionId();
+	/* the generations as they were before the labels were computed */
+	d->generation = generation;
+	d->dict_generation = dict_generation;
+	d->relid = relid;
+	pfree(created);
+	pfree(table_label);
+	return d->secid;
 }
 
 LabelheapSourceSave
@@ -751,7 +780,6 @@ labelheap_labeling_xact(XactEvent event)
 		forget_rewrite_sources();
 		row_moving = false;
 		restore_secid = InvalidOid;
-		default_relid = InvalidOid;
 		source_label_forget();
 	}
 }
