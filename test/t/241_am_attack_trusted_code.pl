@@ -259,5 +259,34 @@ like($node->safe_psql('postgres',
 	'control: another maintenance session reads them');
 $maint->quit;
 
+# Catalog writes from code the maintenance session runs: an index
+# expression the attacker wrote comments each row's value onto a table
+# s0 reads, and a DO block of the session's own adds a column named
+# after a row; both decide as the narrowed label (its clearance), and a
+# catalog write above the database's level is refused (issue 38,
+# src/shared_state/catalogs.c), so s0 reads no high value in the catalogs.
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION comment_on_leak(x text) RETURNS boolean LANGUAGE plpgsql
+		AS $$ BEGIN EXECUTE format('COMMENT ON TABLE public.leak IS %L', x); RETURN true; END $$;
+	CREATE FUNCTION comment_imm(x text) RETURNS text LANGUAGE plpgsql IMMUTABLE
+		AS $$ BEGIN PERFORM public.comment_on_leak(x); RETURN x; END $$;
+}, extra_params => [ '-U', 'a_s0' ]);
+fresh_t();
+($rc, $out, $err) = run($node, 'a_maint', 'CREATE INDEX t_cm ON t (comment_imm(v))');
+like($err, qr/ERROR:  42501/, 'an index expression commenting each row onto a table: refused');
+($rc, $out, $err) = run($node, 'a_maint', q{DO $$ BEGIN
+	EXECUTE format('COMMENT ON TABLE public.leak IS %L', (SELECT v FROM t WHERE v LIKE 'SECRET-s3%' LIMIT 1));
+	END $$});
+like($err, qr/ERROR:  42501/, "a DO block of the maintenance session commenting a high row onto a table: refused");
+($rc, $out, $err) = run($node, 'a_maint', q{DO $$ BEGIN
+	EXECUTE format('ALTER TABLE public.leak ADD COLUMN %I text', (SELECT v FROM t WHERE v LIKE 'SECRET-s3%' LIMIT 1));
+	END $$});
+like($err, qr/ERROR:  42501/, "a DO block of the maintenance session adding a column named after a high row: refused");
+is($node->safe_psql('postgres', q{
+		SELECT coalesce(obj_description('leak'::regclass, 'pg_class'), '') ||
+			coalesce((SELECT string_agg(attname, ',') FROM pg_attribute
+				WHERE attrelid = 'leak'::regclass AND attname LIKE 'SECRET%'), '')},
+	extra_params => [ '-U', 'a_s0' ]), '', 's0 reads no high value in the catalogs');
+
 $node->stop;
 done_testing();
