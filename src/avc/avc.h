@@ -219,6 +219,7 @@ extern char *avc_create_label_text(const char *table_label);
  */
 extern const char *avc_write_subject(void);
 extern char *avc_write_label_text(const char *table_label);
+extern bool avc_write_subject_labels_rows(void);
 
 /*
  * Canonical form of label text (palloc'd), as the policy provider defines

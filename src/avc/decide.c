@@ -612,6 +612,18 @@ avc_write_label_text(const char *table_label)
 	return pstrdup(avc_create_cached(subject_lid, AVC_OBJ_LOCAL, parent));
 }
 
+/* Does avc_write_subject() give its rows a label (provider.h)? */
+bool
+avc_write_subject_labels_rows(void)
+{
+	const char *subject = avc_write_subject();
+
+	if (subject == NULL)
+		return false;
+	return avc_provider->subject_labels_rows == NULL ||
+		avc_provider->subject_labels_rows(subject);
+}
+
 /* For labelam.create_row_label(table_secid): the same, from a secid. */
 Oid
 avc_create_label(Oid table_secid)

@@ -232,6 +232,15 @@ typedef struct AvcProvider
 	 */
 	void		(*compute_relabel) (const char *scon, const char *from,
 									const char *to, AvcDecision *avd);
+
+	/*
+	 * Does scon give the rows it creates a label, without ERROR?  A
+	 * provider whose subjects may carry no row label (lbac: a role without
+	 * an authorization) says so here, so that what such a session writes
+	 * into shared server state is left unlabeled (src/shared_state) instead
+	 * of failing its connection.  NULL: every subject does.
+	 */
+	bool		(*subject_labels_rows) (const char *scon);
 } AvcProvider;
 
 extern const AvcProvider avc_selinux_provider;

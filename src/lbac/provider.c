@@ -309,6 +309,19 @@ lb_compute_create(const char *scon, const char *tcon, AvcClass tclass,
 }
 
 static bool
+lb_subject_labels_rows(const char *scon)
+{
+	MemoryContext caller = scratch_begin();
+	LbacUser	u;
+	bool		result;
+
+	subject_user(lbac_model_in_force(), scon, &u);
+	result = u.has_label;
+	MemoryContextSwitchTo(caller);
+	return result;
+}
+
+static bool
 lb_mls_enabled(void)
 {
 	return true;
@@ -412,4 +425,5 @@ const AvcProvider avc_lbac_provider = {
 	.canonicalize_subject = lb_canonicalize_subject,
 	.session_subject = lb_session_subject,
 	.compute_relabel = lb_compute_relabel,
+	.subject_labels_rows = lb_subject_labels_rows,
 };

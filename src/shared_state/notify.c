@@ -100,7 +100,7 @@ labeled_payload(const char *payload)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("cannot send a notification without a security label"),
 				 errdetail("Notifications carry the label of their sender's rows, and this session has none (no label of its own, or no default table label in the policy)."),
-				 errhint("Set labelam.default_table_label, or give the session a label.")));
+				 errhint("Give the session a label (under provider lbac: an authorization, lbac.set_levels()); under SELinux the policy must give tables a default label, or set labelam.default_table_label.")));
 	/* PostgreSQL's own message for a payload too long in itself */
 	if (len < PAYLOAD_MAX_LENGTH &&
 		len + strlen(label) + 2 >= PAYLOAD_MAX_LENGTH)

@@ -25,6 +25,8 @@
  * clearance, even while its own label decides a maintenance command's
  * checks (avc_write_subject), never by its range's low level.
  *
+ * Under provider lbac, which has no table labels, the write label is the
+ * label a row inserted by the session gets: its own row label.
  * A session without a label (a background worker that none was given)
  * writes nothing labeled (NULL) and reads nothing labeled.
  *
@@ -67,8 +69,19 @@ shared_state_compute_write_label(void)
 		return last_label ? pstrdup(last_label) : NULL;
 
 	label = NULL;
-	parent = avc_default_table_label_text(WRITE_LABEL_SCHEMA,
-										  WRITE_LABEL_TABLE);
+
+	/*
+	 * A policy without object classes (lbac) labels a new row from the
+	 * subject alone, with no table label (avc_table_label_text): what the
+	 * session writes is labeled as such a row.
+	 */
+	if (!avc_object_classes())
+	{
+		if (avc_write_subject_labels_rows())
+			label = avc_write_label_text("");
+	}
+	parent = !avc_object_classes() ? NULL :
+		avc_default_table_label_text(WRITE_LABEL_SCHEMA, WRITE_LABEL_TABLE);
 	/* a label the policy in force does not know gives none (fail closed) */
 	if (parent != NULL && avc_label_valid(parent))
 	{

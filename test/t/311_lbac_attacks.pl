@@ -14,6 +14,7 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes;
 use LabelamTest;
 use LabelamLbac;
 
@@ -243,9 +244,18 @@ $node->safe_psql('postgres', q{
 my $locker = $node->background_psql('postgres');
 $locker->query_safe('SELECT pg_advisory_lock(3434)');
 $sess->query_until(qr/started/, "\\echo started\nSELECT 'paused:' || string_agg(id::text, ',' ORDER BY id) FROM docs WHERE pause_at(id);\n");
-$node->poll_query_until('postgres',
-	q{SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted}, '1')
-  or die 'the scan did not pause';
+# the wait is alice's: another session sees it only if its label may read
+# hers (pg_locks is filtered by label, src/shared_state): ask as alice
+my $paused = 0;
+for (1 .. 10 * $PostgreSQL::Test::Utils::timeout_default)
+{
+	$paused = 1, last
+	  if $node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted},
+		extra_params => [ '-U', 'alice' ]) eq '1';
+	Time::HiRes::usleep(100_000);
+}
+die 'the scan did not pause' unless $paused;
 $node->safe_psql('postgres', q{SELECT lbac.set_compartments('alice', 'A')});
 $locker->query_safe('SELECT pg_advisory_unlock(3434)');
 like($sess->query_safe('SELECT 1'), qr/paused:$alice_reads\n1/,

@@ -10,6 +10,7 @@ use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes;
 use LabelamTest;
 use LabelamLbac;
 
@@ -164,6 +165,38 @@ is($node->safe_psql('dst', "$serial $digest", extra_params => [ '-U', 'alice' ])
 	'alice reads in the restored database what she read before');
 is($node->safe_psql('dst', q{SELECT count(*) FROM labelam.verify_labels('big')}), '0',
 	'the restored labels verify');
+
+# Shared server state under lbac (issue 38, src/shared_state): what a
+# session writes there is labeled as a row it would insert (its own lbac
+# row label); alice (S:A,B:WEST) reads what bob (C) writes, not the other
+# way round; a role without an authorization writes and reads nothing
+# labeled, and its connections are not refused for that.
+my $bob_l = $node->background_psql('postgres', extra_params => [ '-U', 'bob' ]);
+my $alice_l = $node->background_psql('postgres', extra_params => [ '-U', 'alice' ]);
+$bob_l->query_safe('LISTEN lb');
+$alice_l->query_safe('LISTEN lb');
+as('alice', q{NOTIFY lb, 'SECRET-from-S'});
+as('bob', q{NOTIFY lb, 'mark-from-C'});
+my ($heard_bob, $heard_alice) = ('', '');
+for (1 .. 200)
+{
+	$heard_bob .= $bob_l->query_safe('SELECT 1');
+	$heard_alice .= $alice_l->query_safe('SELECT 1');
+	last if $heard_bob =~ /mark-from-C/ && $heard_alice =~ /mark-from-C/;
+	Time::HiRes::usleep(50_000);
+}
+like($heard_bob, qr/payload "mark-from-C"/, 'lbac: bob (C) receives his own level\'s notification');
+unlike($heard_bob, qr/SECRET/, 'lbac: bob (C) does not receive alice\'s (S) notification');
+like($heard_alice, qr/payload "SECRET-from-S".*payload "mark-from-C"/s,
+	'lbac: alice (S) receives her own and bob\'s, in commit order');
+$alice_l->query_safe(q{SET application_name = 'SECRET-app-S'});
+my $alice_pid = $alice_l->query_safe('SELECT pg_backend_pid()');
+is(as('bob', "SELECT coalesce(application_name, 'NULL') FROM pg_stat_activity WHERE pid = $alice_pid"),
+	'NULL', "lbac: alice's application_name is hidden from bob");
+is(as('alice', "SELECT application_name FROM pg_stat_activity WHERE pid = $alice_pid"),
+	'SECRET-app-S', 'lbac: control: alice reads her own');
+$bob_l->quit;
+$alice_l->quit;
 
 $standby->stop;
 $node->stop;
