@@ -25,6 +25,8 @@
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
  *		avc/boundaries.c	statement start
+ *		am/replication/apply.c no query in code a logical replication
+ *							worker runs
  *		objects/label.c		no parallel workers inside trusted procedures
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
@@ -47,7 +49,9 @@
  *		am/read/filter.c	RI_Initial_Check goes row by row
  *		objects/dml.c		db_table, db_column, db_sequence, db_view
  *	object_access_hook
- *		am/channels/raw_access.c logical decoding functions need every label
+ *		am/replication/message.c pg_logical_emit_message without its twin
+ *		am/replication/publication.c publishing labelheap tables needs their
+ *							label column
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
  *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
@@ -55,7 +59,7 @@
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
  *							truncate, schema search, function execute
  *	ClientAuthentication
- *		am/channels/raw_access.c no logical replication connections
+ *		am/replication/walsender.c physical replication for superusers only
  *		avc/boundaries.c	the client's SELinux peer label
  *	needs_fmgr_hook, fmgr_hook
  *		am/channels/raw_access.c raw page readers refused on labelheap storage
@@ -70,11 +74,17 @@
  *	post_parse_analyze_hook
  *		label_sql/parse.c	t.security_label and the label column
  *	emit_log_hook
+ *		am/replication/walsender.c no physical replication command on a
+ *							logical connection of a role that is not a
+ *							superuser (as it is logged)
  *		am/channels/messages.c exclusion conflicts with hidden rows show no key
  *	shmem_request_hook, shmem_startup_hook
  *		label_store/shmem.c	the label dictionary's shared memory
  *		avc/denials.c		the summary of denials
  *		avc/sepol_shared.c	the sepol provider's decisions, for every backend
+ *	RmgrTable[].rm_decode (logical decoding, every built-in resource manager)
+ *		am/replication/decode.c labels noted; the output plugin's callbacks
+ *							wrapped by am/replication/output.c's filter
  *	transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
@@ -129,6 +139,7 @@
 #include "hooks.h"
 #include "am/labelheap_hooks.h"
 #include "am/label_set/label_set.h"
+#include "am/replication/replication.h"
 #include "avc/avc.h"
 #include "objects/objects.h"
 #include "label_sql/label_sql.h"
@@ -205,6 +216,7 @@ static void
 labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	avc_statement_start();
+	labelheap_apply_executor_start();
 	objects_executor_start(queryDesc);
 	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
 	labelheap_instrumented_executor_start(queryDesc, eflags);
@@ -302,7 +314,8 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 					  int subId, void *arg)
 {
 	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
-	labelheap_raw_object_access(access, classId, objectId, subId, arg);
+	labelheap_message_object_access(access, classId, objectId);
+	labelheap_publication_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
@@ -313,7 +326,7 @@ static void
 labelam_ClientAuthentication(Port *port, int status)
 {
 	CALL_PREV_IF_ANY(prev_ClientAuthentication, port, status);
-	labelheap_raw_client_auth(port, status);
+	labelheap_walsender_client_auth(port, status);
 	avc_client_authentication(port, status);
 }
 
@@ -385,6 +398,7 @@ labelam_post_parse_analyze(ParseState *pstate, Query *query,
 static void
 labelam_emit_log(ErrorData *edata)
 {
+	labelheap_walsender_emit_log(edata);
 	labelheap_messages_emit_log(edata);
 	CALL_PREV_IF_ANY(prev_emit_log, edata);
 }
@@ -490,6 +504,8 @@ labelam_hooks_install(void)
 	shmem_request_hook = labelam_shmem_request;
 	prev_shmem_startup = shmem_startup_hook;
 	shmem_startup_hook = labelam_shmem_startup;
+
+	labelheap_decoding_install();
 
 	RegisterXactCallback(labelam_xact_callback, NULL);
 	RegisterSubXactCallback(labelam_subxact_callback, NULL);

@@ -93,6 +93,14 @@ extern bool avc_check_tuple_rows(Relation rel, Oid object_secid,
 extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
 
 /*
+ * The same for rows labeled with label text, which need not be in the
+ * dictionary; no transaction needed (logical decoding decides messages
+ * outside any).  An invalid label is decided as the policy's unlabeled
+ * label.
+ */
+extern bool avc_tuple_label_allowed(const char *label, uint32 perms);
+
+/*
  * Does the statistics subject hold all of "perms" on rows labeled
  * object_secid?  That subject is labelam.statistics_label, else
  * labelam.default_client_label (settings only a superuser or the server's
@@ -164,6 +172,15 @@ extern void avc_table_label_forget(void);
  * subject.
  */
 extern char *avc_create_label_text(const char *table_label);
+
+/*
+ * The label of a logical message the session writes (canonical text,
+ * palloc'd): the label of the rows it creates in a table labeled as the
+ * policy labels a new table of the database (sepgsql_contexts' default for
+ * pg_catalog.pg_logical_message, else labelam.default_table_label).  ERROR
+ * if there is none, or the process has no subject.
+ */
+extern char *avc_message_label_text(void);
 
 /*
  * Canonical form of label text (palloc'd), as the policy provider defines

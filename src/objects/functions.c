@@ -35,8 +35,11 @@
  * The statistics counters that count rows before labelheap filters them
  * (pg_stat_get_tuples_returned and the like, src/am/channels/counters.c) have twins
  * too, which return NULL where the counts would include rows beyond the
- * session's reach.  Their calls are rewritten whether object checks are on
- * or not; reached without a twin, they are decided by am/channels/counters.c.
+ * session's reach, and so has pg_logical_emit_message, whose twin notes the
+ * label of the message's writer for logical decoding
+ * (src/am/replication/message.c).  Their calls are rewritten whether object
+ * checks are on or not; reached without a twin, they are decided by
+ * am/channels/counters.c and am/replication/message.c.
  *
  * -------------------------------------------------------------------------
  */
@@ -70,15 +73,27 @@
 #include "objects/objects.h"
 #include "pg_compat.h"
 
+/*
+ * Twins of objects' own are rewritten while object checks are on; the
+ * others (labelheap's: the statistics counters of am/channels/counters.c,
+ * pg_logical_emit_message of am/replication/message.c) always, and
+ * reached without their twin they are decided there, not here.
+ */
+typedef enum CheckedKind
+{
+	CHECKED_OBJECT,
+	CHECKED_COUNTER,
+	CHECKED_MESSAGE
+} CheckedKind;
+
 typedef struct CheckedFunction
 {
 	Oid			builtin;		/* the built-in's pg_proc OID */
 	const char *name;			/* its name */
 	const char *twin;			/* its checked twin in schema labelam */
 	int			nargs;
-	Oid			argtypes[3];	/* the twin's (and the built-in's) */
-	bool		counter;		/* a statistics counter (am/channels/counters.c):
-								 * rewritten with object checks off too */
+	Oid			argtypes[4];	/* the twin's (and the built-in's) */
+	CheckedKind kind;
 } CheckedFunction;
 
 static const CheckedFunction checked_functions[] = {
@@ -93,18 +108,25 @@ static const CheckedFunction checked_functions[] = {
 	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}},
 	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}},
 	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}},
-	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, true},
-	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, true},
+	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+#if PG_VERSION_NUM >= 170000
+	{LABELAM_F_EMIT_MESSAGE_TEXT, "pg_logical_emit_message", "checked_logical_emit_message", 4, {BOOLOID, TEXTOID, TEXTOID, BOOLOID}, CHECKED_MESSAGE},
+	{LABELAM_F_EMIT_MESSAGE_BYTEA, "pg_logical_emit_message", "checked_logical_emit_message", 4, {BOOLOID, TEXTOID, BYTEAOID, BOOLOID}, CHECKED_MESSAGE},
+#else
+	{LABELAM_F_EMIT_MESSAGE_TEXT, "pg_logical_emit_message", "checked_logical_emit_message", 3, {BOOLOID, TEXTOID, TEXTOID}, CHECKED_MESSAGE},
+	{LABELAM_F_EMIT_MESSAGE_BYTEA, "pg_logical_emit_message", "checked_logical_emit_message", 3, {BOOLOID, TEXTOID, BYTEAOID}, CHECKED_MESSAGE},
+#endif
 };
 
 #define NUM_CHECKED lengthof(checked_functions)
@@ -178,7 +200,7 @@ rewrite_walker(Node *node, void *context)
 		FuncExpr   *fexpr = (FuncExpr *) node;
 		const CheckedFunction *f = checked_function(fexpr->funcid);
 
-		if (f != NULL && (objects || f->counter))
+		if (f != NULL && (objects || f->kind != CHECKED_OBJECT))
 		{
 			Oid			twin = twin_of(f);
 
@@ -298,7 +320,7 @@ objects_counter_builtin(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	return f != NULL && f->counter;
+	return f != NULL && f->kind == CHECKED_COUNTER;
 }
 
 /*
@@ -314,8 +336,8 @@ objects_function_execute(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	/* counters are decided with object checks off too (am/channels/counters.c) */
-	if (f == NULL || f->counter || f->builtin == F_NEXTVAL)
+	/* labelheap's are decided with object checks off too, by labelheap */
+	if (f == NULL || f->kind != CHECKED_OBJECT || f->builtin == F_NEXTVAL)
 		return;
 	switch (f->builtin)
 	{
@@ -549,4 +571,32 @@ labelam_lo_export(PG_FUNCTION_ARGS)
 	twin_enter(fcinfo, F_LO_EXPORT);
 	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ | SEPG_DB_BLOB__EXPORT);
 	return be_lo_export(fcinfo);
+}
+
+/*
+ * pg_logical_emit_message (am/replication/message.c notes who writes the
+ * message, for logical decoding to decide who may receive it)
+ */
+static Datum
+message_twin(FunctionCallInfo fcinfo, Oid builtin, PGFunction emit)
+{
+	twin_enter(fcinfo, builtin);
+	labelheap_message_before_write(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	return emit(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(labelam_logical_emit_message_text);
+Datum
+labelam_logical_emit_message_text(PG_FUNCTION_ARGS)
+{
+	return message_twin(fcinfo, LABELAM_F_EMIT_MESSAGE_TEXT,
+						pg_logical_emit_message_text);
+}
+
+PG_FUNCTION_INFO_V1(labelam_logical_emit_message_bytea);
+Datum
+labelam_logical_emit_message_bytea(PG_FUNCTION_ARGS)
+{
+	return message_twin(fcinfo, LABELAM_F_EMIT_MESSAGE_BYTEA,
+						pg_logical_emit_message_bytea);
 }

@@ -25,6 +25,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/catalog.h"
 #include "catalog/dependency.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
@@ -49,6 +50,7 @@
 #include "am/labelheap.h"
 #include "am/label_set/label_set.h"
 #include "am/label_set/label_set_int.h"
+#include "am/replication/replication.h"
 #include "am/labelheap_int.h"
 #include "avc/avc.h"
 #include "pg_compat.h"
@@ -233,6 +235,18 @@ static void
 truncate_check(Relation rel, const char *action)
 {
 	labelheap_label_set_require(rel, AVC_DB_TUPLE_DELETE, action);
+	/* logical decoding shows the truncation to who may see these labels */
+	if (RelationIsLogicallyLogged(rel))
+	{
+		Oid		   *secids = NULL;
+		int			n = 0;
+
+		if (labelheap_set_catalog_load(RelationGetRelid(rel), SnapshotSelf,
+									   &secids, &n))
+			labelheap_wal_truncate_labels(rel, n, secids);
+		if (secids)
+			pfree(secids);
+	}
 	/* the counters still count those rows' scans */
 	labelheap_counted_keep(RelationGetRelid(rel));
 	labelheap_label_set_remove(RelationGetRelid(rel));

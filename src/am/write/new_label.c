@@ -89,6 +89,7 @@
 #include "utils/rel.h"
 
 #include "am/labelheap_int.h"
+#include "am/replication/replication.h"
 #include "avc/avc.h"
 #include "label_store/label_store.h"
 
@@ -478,6 +479,10 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	Oid			secid = new_secid(rel, &perms);
 	Oid			colsecid = column_secid(rel, slot);
 
+	/* a row a logical replication worker applies carries its label */
+	if (unlikely(labelheap_replicated_write()))
+		labelheap_replicated_row(rel, colsecid);
+
 	/* the row dump.c restores, inserted by its own INSERT */
 	if (unlikely(OidIsValid(restore_secid)) &&
 		labelheap_frame_outer_id() == restore_frame)
@@ -524,6 +529,10 @@ labelheap_batch_label_begin(Relation rel, LabelheapBatchLabel *batch)
 	 * as they are until it ends.
 	 */
 	batch->attnum = labelheap_label_column_attnum(rel);
+
+	/* a table synchronization worker's COPY: each row carries its label */
+	if (unlikely(batch->attnum == 0 && labelheap_replicated_write()))
+		labelheap_replicated_row(rel, InvalidOid);
 }
 
 /* labelheap_batch_row_secid's rows of a label column, and its first row */
@@ -535,6 +544,8 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
 
 	if (batch->attnum != 0)
 		colsecid = labelheap_label_column_take(slot, batch->attnum);
+	if (unlikely(labelheap_replicated_write()))
+		labelheap_replicated_row(rel, colsecid);
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
 		require_chosen_label(rel, batch->secid, batch->perms, colsecid);
@@ -560,6 +571,8 @@ labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
 {
 	Oid			newsecid = column_secid(rel, slot);
 
+	if (unlikely(labelheap_replicated_write()))
+		labelheap_replicated_row(rel, newsecid);
 	if (!OidIsValid(newsecid))
 		newsecid = setting_secid(update_label, &update_cache);
 	if (OidIsValid(newsecid) && newsecid != oldsecid)
