@@ -2,6 +2,7 @@
 #
 # Build:   make && make install          (PGXS; see README.md)
 # Demo:    make demo                     (sets up everything, throwaway cluster)
+# Policy:  make policy                   (labelam's policy module in Debian's MLS policy)
 # Tests:   make test                     (sets up everything, runs every suite)
 # Bench:   make bench
 
@@ -51,13 +52,17 @@ FORCE:
 $(DATA_built): $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@
 
-.PHONY: deps demo test check-pg bench
+.PHONY: deps demo test check-pg bench policy
 
 deps:
 	scripts/deps.sh
 
 demo:
 	scripts/demo.sh
+
+# last line: the binary policy file, for labelam.policy_file
+policy:
+	@scripts/labelam-policy.sh
 
 test:
 	scripts/run-tests.sh

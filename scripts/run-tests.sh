@@ -111,9 +111,14 @@ if [[ " $PARTS " == *" tap "* ]]; then
 	tests=${TAP:-$(cd "$WORK/test" && ls t/*.pl 2>/dev/null)}
 	if [ -n "$tests" ]; then
 		mkdir -p "$WORK/tap"; [ "$(id -u)" -eq 0 ] && chown "$RUN_USER" "$WORK/tap"
+		# labelam's policy module in Debian's MLS policy ("make policy"; it
+		# reads the system's policy store, so it is built here, not by the
+		# tests, which run as $RUN_USER): LabelamTest::labelam_policy
+		LABELAM_POLICY_FILE=$("$LABELAM_TOP/scripts/labelam-policy.sh" | tail -1) ||
+			{ echo "tap: make policy failed: tests of labelam's policy module will fail" >&2; LABELAM_POLICY_FILE=; }
 		# TESTDIR: PostgreSQL::Test::Utils of 15 makes TESTDIR/tmp_check and
 		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead
-		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF PGPORT=$(free_port)" \
+		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF LABELAM_POLICY_FILE=$LABELAM_POLICY_FILE PGPORT=$(free_port)" \
 			as_user prove $tests) >"$WORK/tap/run.out" 2>&1
 		p=$(grep -cE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out")
 		f=$(grep -cE '^t/.*\.pl \.+ (Dubious|Failed|not ok)' "$WORK/tap/run.out")

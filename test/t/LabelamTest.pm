@@ -10,7 +10,7 @@ use IPC::Run ();
 use Exporter 'import';
 
 our @EXPORT = qw(labelam_node labelam_mls_node mls_policy_store mls_policy_with_module server_enforcing
-  selinux_policy mls_roles as_role create_cursor_fetcher);
+  selinux_policy labelam_policy mls_roles as_role create_cursor_fetcher);
 
 # selinux_policy(type): the system's binary policy of type (default, mls),
 # /etc/selinux/type/policy/policy.N with the highest N (Debian 12 writes
@@ -22,6 +22,18 @@ sub selinux_policy
 	my ($best) = sort { ($b =~ /(\d+)$/)[0] <=> ($a =~ /(\d+)$/)[0] }
 	  grep { /\.\d+$/ } glob("/etc/selinux/$type/policy/policy.*");
 	return $best // "/etc/selinux/$type/policy/policy.33";
+}
+
+# labelam_policy(): the binary policy "make policy" builds (Debian's MLS
+# policy with labelam's module, policy/labelam.te), which scripts/run-tests.sh
+# builds as root and names in LABELAM_POLICY_FILE.  Dies if there is none:
+# a test that needs the module must not pass without it.
+sub labelam_policy
+{
+	my $file = $ENV{LABELAM_POLICY_FILE};
+	die "LABELAM_POLICY_FILE names no policy file (make policy failed?)"
+	  unless defined $file && -f $file;
+	return $file;
 }
 
 # labelam_node(name, %params): initialized (not started) node.  Params are
@@ -51,11 +63,12 @@ sub labelam_node
 # (src/objects), sessions at staff_t:s0 unless labelam.role_label says
 # otherwise, so that ordinary roles own tables.  With objects => 1, object
 # checks are on and sessions are the administrator
-# staff_u:sysadm_r:sysadm_t:s0 unless role_label says otherwise.
+# staff_u:sysadm_r:sysadm_t:s0 unless role_label says otherwise.  With
+# policy => FILE, it decides with that policy file instead (labelam_policy()).
 sub labelam_mls_node
 {
 	my ($name, $conf, %opt) = @_;
-	my $mls = selinux_policy('mls');
+	my $mls = $opt{policy} // selinux_policy('mls');
 	Test::More::plan(skip_all => "$mls is missing (package selinux-policy-mls)")
 	  unless -f $mls;
 	my $node = labelam_node($name);
