@@ -24,6 +24,8 @@ import sys
 
 HEAPAM_HANDLER = 'src/backend/access/heap/heapam_handler.c'
 REWRITEHEAP = 'src/backend/access/heap/rewriteheap.c'
+DECODE = 'src/backend/replication/logical/decode.c'
+REORDERBUFFER = 'src/backend/replication/logical/reorderbuffer.c'
 COPIES = [
     # (labelam file, upstream file, upstream function or None for the file)
     ('src/am/heap/index_build.c', HEAPAM_HANDLER, 'heapam_index_build_range_scan'),
@@ -118,6 +120,21 @@ COPIES = [
     ('src/am/heap/rewriteheap.c', REWRITEHEAP, 'logical_end_heap_rewrite'),
     ('src/am/heap/rewriteheap.c', REWRITEHEAP, 'logical_rewrite_log_mapping'),
     ('src/am/heap/rewriteheap.c', REWRITEHEAP, 'logical_rewrite_heap_tuple'),
+    # not copies: the decoding code whose behaviour logical replication's
+    # filter relies on (which records become which changes, keyed by which
+    # LSN; which tuples TOAST reassembly re-forms; how BEGIN and a stream's
+    # first segment are told)
+    ('src/am/replication/decode.c', DECODE, 'DecodeInsert'),
+    ('src/am/replication/decode.c', DECODE, 'DecodeUpdate'),
+    ('src/am/replication/decode.c', DECODE, 'DecodeDelete'),
+    ('src/am/replication/decode.c', DECODE, 'DecodeMultiInsert'),
+    ('src/am/replication/decode.c', DECODE, 'logicalmsg_decode'),
+    ('src/am/replication/decode.c', REORDERBUFFER, 'ReorderBufferToastReplace'),
+    ('src/am/replication/output.c', REORDERBUFFER, 'ReorderBufferFinishPrepared'),
+    ('src/am/replication/output.c', 'src/backend/replication/logical/logical.c',
+     'begin_cb_wrapper'),
+    ('src/am/replication/output.c', 'src/backend/replication/pgoutput/pgoutput.c',
+     'pgoutput_stream_start'),
 ]
 
 

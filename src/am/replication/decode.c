@@ -47,7 +47,21 @@
  *
  * Notes live in the decoding context's memory; a transaction's are freed
  * when its commit or abort has been decoded, or when a running-xacts
- * record shows it ended without one (a crash).
+ * record shows it ended without one (a crash).  They are not counted in
+ * logical_decoding_work_mem: one (about 100 bytes) a change of an UPDATE or
+ * DELETE of a labelheap table, or of a tuple TOAST reassembly re-forms,
+ * until its transaction is decoded.
+ *
+ * This relies on how PostgreSQL's decoding turns records into changes
+ * (their LSN: the record's start, a message's end; a multi-insert's tuples
+ * in record order) and on which tuples ReorderBufferToastReplace re-forms;
+ * scripts/check-drift.py compares these with each major's source:
+ *	  DecodeInsert() sha256 prefix 15: 34cd16ae0395473d, 18: df2179716ac1912b
+ *	  DecodeUpdate() sha256 prefix 15: be80e36e83f0adde, 18: d6c0c6252f485473
+ *	  DecodeDelete() sha256 prefix 15: b92ef48e02b613fd, 18: 41bf7b174ee6fd43
+ *	  DecodeMultiInsert() sha256 prefix 15: 3488d8ee73ad30fb, 18: 056c7e9be06fc9f8
+ *	  logicalmsg_decode() sha256 prefix 15: 50b4cc2262e219cf, 18: 6303549177b82bac
+ *	  ReorderBufferToastReplace() sha256 prefix 15: 950056c010607e6f, 18: 50b38c092dcf1fcd
  *
  *-------------------------------------------------------------------------
  */

@@ -46,6 +46,19 @@
  * The changes are restored as they were after the plugin returns (or
  * fails): the reorder buffer frees them and counts their size.
  *
+ * labelam's own tables (the dictionary, label sets, role labels) are never
+ * decoded, for no one: they are this server's bookkeeping, with its secids,
+ * and name labels and which tables hold which.
+ *
+ * This relies on how logical.c sets the output state for BEGIN, how
+ * ReorderBufferFinishPrepared decides between replaying and sending COMMIT
+ * PREPARED alone, and on pgoutput telling a stream's first segment by
+ * RBTXN_IS_STREAMED; scripts/check-drift.py compares these with each
+ * major's source:
+ *	  begin_cb_wrapper() sha256 prefix 15: ed4f7ea074ce6318, 18: c20411c54fcb1755
+ *	  ReorderBufferFinishPrepared() sha256 prefix 15: 446d263c3703284b, 18: 69cb696434a2ec19
+ *	  pgoutput_stream_start() sha256 prefix 15: 4a606fb08cb65f59, 18: 737fe1ff3c14c19b
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
