@@ -176,7 +176,7 @@ row_attrs(HeapTuple tuple, TupleDesc desc)
 	Datum		d = heap_getattr(tuple, Anum_pg_publication_rel_prattrs, desc,
 								 &isnull);
 
-	return isnull ? NULL : (int2vector *) DatumGetPointer(PG_DETOAST_DATUM_COPY(d));
+	return isnull ? NULL : (int2vector *) PG_DETOAST_DATUM_COPY(d);
 }
 
 /* one row of pg_publication_rel (ALTER PUBLICATION ... ADD/SET TABLE) */
