@@ -188,6 +188,15 @@ $pub->safe_psql('postgres', q{
 $pub->safe_psql('postgres', q{
 	UPDATE big SET lbl = 'staff_u:object_r:sepgsql_table_t:s1' WHERE id = 39;
 }, extra_params => [ '-U', 'r_down' ]);
+# one streamed transaction whose first blocks sub1 may not see (s3 rows)
+# and whose last ones it may (some relabeled to s1): sub1's stream starts
+# at its first visible block, as a first segment
+$pub->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO t SELECT 9000 + g, 'declassified-s3-' || g FROM generate_series(1, 800) g;
+	UPDATE t SET lbl = 'staff_u:object_r:sepgsql_table_t:s1' WHERE id BETWEEN 9796 AND 9800;
+	COMMIT;
+}, extra_params => [ '-U', 'r_down' ]);
 
 $pub->wait_for_catchup('sub1');
 $pub->wait_for_catchup('sub3');
@@ -199,6 +208,10 @@ like(sub_rows('sub3', 't'), qr/^2\|public-s0-2.*:s3$/m, '... and is at s3 on sub
 like(sub_rows('sub1', 'big'), qr/^39\|declassified-s3-zzzzzzzz.*:s1$/m,
 	'the s3 row relabeled to s1 reached sub1 with its out-of-line value');
 like(sub_rows('sub1', 't'), qr/^5\|public-s0-new.*:s1$/m, 'the s0 row relabeled to s1 is at s1 on sub1');
+is($sub->safe_psql('sub1', 'SELECT string_agg(id::text, \',\' ORDER BY id) FROM t WHERE id > 9000',
+		extra_params => [ '-U', 'r_top_sub1' ]),
+	'9796,9797,9798,9799,9800',
+	'a streamed transaction whose first blocks sub1 may not see reached it from its first visible block');
 is($sub->safe_psql('sub1', "SELECT count(*) FROM pg_prepared_xacts"), '0',
 	'sub1 holds no prepared transaction');
 
