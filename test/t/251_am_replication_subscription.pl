@@ -76,6 +76,7 @@ my $sub = labelam_mls_node('sub', q{
 max_prepared_transactions = 8
 max_worker_processes = 24
 max_logical_replication_workers = 16
+max_replication_slots = 32
 wal_retrieve_retry_interval = 500ms
 autovacuum = off
 }, policy => $policy);
@@ -109,11 +110,22 @@ sub_db('subtrig', $replica, 'r_s3', 'pub', 'streaming = on', q{
 	GRANT ALL ON copied TO PUBLIC;
 	CREATE FUNCTION copy_row() RETURNS trigger LANGUAGE plpgsql AS $$
 	BEGIN
-		INSERT INTO copied VALUES (NEW.v);
+		INSERT INTO public.copied VALUES (NEW.v);
 		RETURN NEW;
 	END $$;
 	CREATE TRIGGER copy_row AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION copy_row();
 	ALTER TABLE t ENABLE ALWAYS TRIGGER copy_row;
+});
+# a column the publisher does not send, whose default runs a query
+sub_db('subdef', $replica, 'r_s3', 'pub', 'streaming = on', q{
+	CREATE TABLE copied (v text);
+	GRANT ALL ON copied TO PUBLIC;
+	CREATE FUNCTION leak_default() RETURNS text LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO public.copied SELECT v FROM public.t;
+		RETURN 'x';
+	END $$;
+	ALTER TABLE t ADD COLUMN note text DEFAULT leak_default();
 });
 # rows without labels: the subscriber's labelheap table takes none
 sub_db('subplain', $replica, 'r_s3', 'pubplain', 'streaming = on', q{
@@ -240,6 +252,13 @@ is($sub->safe_psql('subtrig', 'SELECT count(*) FROM copied', extra_params => [ '
 	'0', 'attack: the trigger copied no replicated row into its table');
 is($sub->safe_psql('subtrig', 'SELECT count(*) FROM t', extra_params => [ '-U', 'r_top_subtrig' ]),
 	'0', '... and the rows were not applied');
+
+# a default that runs a query in the worker
+ok($sub->wait_for_log(qr/ERROR:  queries cannot run in a logical replication worker while labelam is loaded/, 0),
+	'attack: a query in a replicated table\'s column default is refused in the worker');
+cmp_ok(errors_of('subdef'), '>', 0, '... in subdef\'s worker');
+is($sub->safe_psql('subdef', 'SELECT count(*) FROM copied', extra_params => [ '-U', 'r_top_subdef' ]),
+	'0', 'attack: the default copied no replicated row');
 
 # a row that arrives without a label
 ok($sub->wait_for_log(qr/ERROR:  replicated row of table "plain" has no security label/, 0),
