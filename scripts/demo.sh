@@ -7,11 +7,15 @@ pg_enter_root "$@"
 
 labelam_setup
 LABELAM_KEEP_ON_FAIL=0
-# the policy: Debian's MLS reference policy, evaluated by libsepol; every
-# session needs a label: the administrator's is s0
+# the policy: Debian's MLS reference policy with labelam's policy module
+# (make policy: its trusted maintenance and replica subjects), evaluated by
+# libsepol; every session needs a label: the administrator's is s0; step 60
+# replicates (wal_level = logical)
+policy=$("$LABELAM_TOP/scripts/labelam-policy.sh" | tail -1) || die "make policy failed"
 cluster_start demo "labelam.provider = 'sepol'" \
-	"labelam.policy_file = '$(selinux_policy mls)'" \
-	"labelam.default_client_label = 'staff_u:sysadm_r:sysadm_t:s0'"
+	"labelam.policy_file = '$policy'" \
+	"labelam.default_client_label = 'staff_u:sysadm_r:sysadm_t:s0'" \
+	"wal_level = logical"
 for f in "$LABELAM_TOP"/scripts/demo.d/*.sql; do
 	echo "=== $(basename "$f" .sql)"
 	psql_q -e -d postgres -f "$f" 2>&1 || die "demo step $(basename "$f") failed"

@@ -28,13 +28,15 @@
  * defaults, constraints and index expressions.  labelam gives them no such
  * label; it refuses them: a replicated write into a labelheap table with
  * such a trigger is refused, and so is any query a worker's nested code
- * starts (ExecutorStart; the worker itself starts none).  The refusal ends
- * the apply transaction, with what the code did in it.
+ * starts in a database with labelam (ExecutorStart; the worker itself
+ * starts none).  The refusal ends the apply transaction, with what the code
+ * did in it.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "commands/extension.h"
 #include "commands/trigger.h"
 #include "executor/executor.h"
 #include "replication/logicalworker.h"
@@ -96,11 +98,20 @@ labelheap_replicated_row(Relation rel, Oid secid)
 						 RelationGetRelationName(rel), trigger)));
 }
 
-/* src/hooks.c, ExecutorStart: no query in a worker's nested code */
+/*
+ * src/hooks.c, ExecutorStart: no query in a worker's nested code, in a
+ * database where labelam is installed (a worker serves one database).
+ */
 void
 labelheap_apply_executor_start(void)
 {
+	static int	labelam_here = -1;
+
 	if (!IsLogicalWorker())
+		return;
+	if (labelam_here < 0)
+		labelam_here = OidIsValid(get_extension_oid("labelam", true));
+	if (!labelam_here)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

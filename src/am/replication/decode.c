@@ -294,6 +294,7 @@ xid_notes_free(DecodingState *state, TransactionId xid)
 {
 	XidNotes   *xn = xid_notes(state, xid, false);
 	dlist_mutable_iter it;
+	ListCell   *lc;
 
 	if (xn == NULL)
 		return;
@@ -301,8 +302,11 @@ xid_notes_free(DecodingState *state, TransactionId xid)
 		record_note_free(state, dlist_container(RecordNote, xid_node, it.cur));
 	list_free_deep(xn->old_labels);
 	list_free(xn->tally);
-	/* TruncateLabels' arrays and the writer go with the context */
-	list_free(xn->truncates);
+	foreach(lc, xn->truncates)
+		pfree(((TruncateLabels *) lfirst(lc))->secids);
+	list_free_deep(xn->truncates);
+	if (xn->writer)
+		pfree(xn->writer);
 	(void) hash_search(state->xids, &xid, HASH_REMOVE, NULL);
 }
 
