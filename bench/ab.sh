@@ -90,7 +90,10 @@ for v in A B; do
 	# empty), and an index build reads every row.  The administrator's
 	# range covers every level: it vacuums and analyzes.
 	psql_q -d postgres -c "VACUUM ANALYZE t" >/dev/null || die "VACUUM ANALYZE on $v failed"
-	psql_q -U w_top -d postgres -c "COPY (SELECT g, md5(g::text) FROM generate_series(1, $AB_ROWS) g) TO '$WORK/copy-$v.data'" >/dev/null ||
+	# the file r_low's COPY reads: labelam decides it by its own label
+	# (src/files), which must be one staff_t may read at s0
+	psql_q -d postgres -c "COPY (SELECT g, md5(g::text) FROM generate_series(1, $AB_ROWS) g) TO '$WORK/copy-$v.data'" >/dev/null &&
+		label_file "$WORK/copy-$v.data" staff_u:object_r:user_tmp_t:s0 ||
 		die "set-up of $v failed"
 done
 

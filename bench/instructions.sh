@@ -1,5 +1,5 @@
 #!/bin/bash
-# instructions.sh -- instructions per unit of work, heap against labelheap,
+# bench/instructions.sh -- instructions per unit of work, heap against labelheap,
 # counted by valgrind's callgrind: deterministic, unlike wall-clock or CPU
 # time on a shared machine, so that a change of a few percent on the write
 # or read path shows up in one run.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# label_store.sh -- the label dictionary's numbers: label lookups per second
+# bench/label_store.sh -- the label dictionary's numbers: label lookups per second
 # (by secid and by text) from shared memory, and the shared memory that
 # 100k labels take.  Throwaway cluster; prints a small report.
 #

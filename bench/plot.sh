@@ -1,5 +1,5 @@
 #!/bin/bash
-# plot.sh DAT PNG [SUBTITLE] -- the results plot: speed relative to heap,
+# bench/plot.sh DAT PNG [SUBTITLE] -- the results plot: speed relative to heap,
 # one cluster of bars a measurement (report.sh writes DAT; rerun by hand to
 # redraw a committed result).
 set -uo pipefail

@@ -1,4 +1,4 @@
-# probe.sh (sourced by run.sh) -- what this build of labelam enforces:
+# bench/probe.sh (sourced by run.sh) -- what this build of labelam enforces:
 # HAVE_FILTER=1 when a labelheap scan drops rows the session may not read.
 # Before enforcement the "half" variants read every row; say so.
 

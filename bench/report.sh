@@ -1,4 +1,4 @@
-# report.sh (sourced by run.sh) -- $RAW (part, measurement, variant, value,
+# bench/report.sh (sourced by run.sh) -- $RAW (part, measurement, variant, value,
 # kind) into $BENCH_OUT/results.md (medians, ratios against heap, machine
 # and settings, notes) and $BENCH_OUT/results.png (the ratios, gnuplot).
 # kind: "higher"/"lower" is better (ratios are speed relative to heap, so

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh -- "make bench": labelheap against heap and against row-level
+# bench/run.sh -- "make bench": labelheap against heap and against row-level
 # security doing the same job, on one throwaway cluster, in one run.
 #
 # Parts (bench/parts/NAME.sh, in this order; BENCH_PARTS selects):
@@ -16,9 +16,9 @@
 # rounds; every figure is the median.  Durations and sizes: bench/lib.sh.
 #
 # Output ($BENCH_OUT, default bench/results): results.md (table, machine,
-# settings, notes), results.png (plot), raw.tsv (every sample); with
-# BENCH_README=1 (default) the README's Performance section gets the table.
-# Development: BENCH_SECONDS=5 BENCH_ROWS=200000 BENCH_OUT=/tmp/x BENCH_README=0
+# settings, notes), results.png (plot), raw.tsv (every sample), which
+# bench/README.md links (no copy of the table is kept anywhere else).
+# Development: BENCH_SECONDS=5 BENCH_ROWS=200000 BENCH_OUT=/tmp/x
 set -uo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/../scripts/pgenv.sh"
@@ -26,7 +26,6 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 
 BENCH_PARTS=${BENCH_PARTS:-pgbench scan copy update memory skip}
 BENCH_OUT=${BENCH_OUT:-$LABELAM_TOP/bench/results}
-BENCH_README=${BENCH_README:-1}
 START=$(now); LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
 
 labelam_setup --bench
@@ -54,5 +53,4 @@ ELAPSED=$(awk -v a="$START" -v b="$(now)" 'BEGIN {printf "%.0f", b - a}')
 mkdir -p "$BENCH_OUT"
 cp "$RAW" "$BENCH_OUT/raw.tsv"
 . "$BENCH_DIR/report.sh"
-[ "$BENCH_README" = 1 ] && "$BENCH_DIR/publish.sh" "$BENCH_OUT/results.md" "$LABELAM_TOP/README.md"
 log "done in $ELAPSED s: $BENCH_OUT/results.md"

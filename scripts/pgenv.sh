@@ -291,3 +291,11 @@ test_conf() {
 
 # psql against the current cluster, as the cluster's OS user
 psql_q() { as_user "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+# label_file PATH LABEL: give a file the SELinux label (its security.selinux
+# attribute) that labelam decides server-side COPY and large-object files by
+# (src/files); root may, and so may the file's owner where the kernel runs
+# SELinux without a policy loaded
+label_file() {
+	/usr/bin/python3 -c 'import os, sys; os.setxattr(sys.argv[1], "security.selinux", sys.argv[2].encode() + b"\0")' "$1" "$2"
+}

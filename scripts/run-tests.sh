@@ -1,11 +1,12 @@
 #!/bin/bash
 # scripts/run-tests.sh -- "make test": set-up, build, private install, then
-# every test of the project: pg_regress files (test/sql), isolation specs
+# every test of the project: checks of the tree itself (scripts/check-*.py:
+# STATIC_CHECKS), pg_regress files (test/sql), isolation specs
 # (test/specs), TAP scripts (test/t), contrib/sepgsql's regression suite
 # against labelam (scripts/check-sepgsql.sh) and PostgreSQL's own suites
 # under labelheap (scripts/check-pg.sh).  Ends with "N passed, M failed".
 #
-# env: LABELAM_TESTS="regress isolation tap sepgsql pg" selects parts;
+# env: LABELAM_TESTS="static regress isolation tap sepgsql pg" selects parts;
 #      REGRESS="a b", ISOLATION="x", TAP="t/001_x.pl", SEPGSQL="label dml"
 #      select tests;
 #      LABELAM_KEEP=1 keeps the work directory.
@@ -15,13 +16,13 @@ set -uo pipefail
 # 18 built with --enable-cassert, so that CI runs one major assert-enabled),
 # each a run of this script of its own (a major's failure does not stop the
 # next), then one summary line.  17's core and sepgsql suites need a
-# PostgreSQL 17 source tree that this machine cannot fetch (README, "Other
-# PostgreSQL majors"): without PG_SOURCE_17 only labelam's own suites run
-# there, and the summary says so.
+# PostgreSQL 17 source tree that this machine cannot fetch (test/README.md,
+# "Other PostgreSQL majors"): without PG_SOURCE_17 only labelam's own
+# suites run there, and the summary says so.
 if [ "${PG:-}" = all ]; then
 	total_p=0 total_f=0 summary=() not_run=
 	for major in ${PG_ALL:-15 17 18-assert}; do
-		all_parts=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
+		all_parts=${LABELAM_TESTS:-static regress isolation tap sepgsql pg}
 		parts=$all_parts
 		src=
 		if [ "$major" = 17 ]; then
@@ -56,7 +57,7 @@ fi
 . "$(dirname "$0")/pgenv.sh"
 pg_enter_root "$@"
 
-PARTS=${LABELAM_TESTS:-regress isolation tap sepgsql pg}
+PARTS=${LABELAM_TESTS:-static regress isolation tap sepgsql pg}
 labelam_setup
 
 cp -r "$LABELAM_TOP/test" "$WORK/test"
@@ -93,6 +94,24 @@ run_regress_like() {	# name driver tests...
 	fi
 }
 
+# checks of the tree, no server needed: scripts/check-NAME.py LABELAM-DIR
+# exits 0 when the tree passes (each says what it checks)
+STATIC_CHECKS="cycles drift paths links lists"
+if [[ " $PARTS " == *" static "* ]]; then
+	p=0 f=0
+	for check in $STATIC_CHECKS; do
+		if python3 "$LABELAM_TOP/scripts/check-$check.py" "$LABELAM_TOP" >"$WORK/check-$check.out" 2>&1; then
+			p=$((p + 1))
+		else
+			f=$((f + 1))
+			FAILED_NAMES+=("static: check-$check")
+			head -40 "$WORK/check-$check.out"
+		fi
+	done
+	PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+	echo "static: $p passed, $f failed"
+fi
+
 if [[ " $PARTS " == *" regress "* ]] || [[ " $PARTS " == *" isolation "* ]]; then
 	cluster_start main "${CONF[@]}"
 fi
@@ -117,8 +136,9 @@ if [[ " $PARTS " == *" tap "* ]]; then
 		LABELAM_POLICY_FILE=$("$LABELAM_TOP/scripts/labelam-policy.sh" | tail -1) ||
 			{ echo "tap: make policy failed: tests of labelam's policy module will fail" >&2; LABELAM_POLICY_FILE=; }
 		# TESTDIR: PostgreSQL::Test::Utils of 15 makes TESTDIR/tmp_check and
-		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead
-		(cd "$WORK/test" && LABELAM_EXTRA_ENV="TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF LABELAM_POLICY_FILE=$LABELAM_POLICY_FILE PGPORT=$(free_port)" \
+		# its log/; from 16 it takes TESTDATADIR and TESTLOGDIR instead.
+		# LABELAM_TOP: tests that read the tree (002: README.md)
+		(cd "$WORK/test" && LABELAM_EXTRA_ENV="LABELAM_TOP=$LABELAM_TOP TESTDIR=$WORK/tap TESTDATADIR=$WORK/tap/tmp_check TESTLOGDIR=$WORK/tap/tmp_check/log PERL5LIB=$PGXS_TESTDIR/perl:$WORK/test/t PG_REGRESS=$PGXS_TESTDIR/regress/pg_regress LABELAM_TESTCONF=$TESTCONF LABELAM_POLICY_FILE=$LABELAM_POLICY_FILE PGPORT=$(free_port)" \
 			as_user prove $tests) >"$WORK/tap/run.out" 2>&1
 		p=$(grep -cE '^t/.*\.pl \.+ ok' "$WORK/tap/run.out")
 		f=$(grep -cE '^t/.*\.pl \.+ (Dubious|Failed|not ok)' "$WORK/tap/run.out")

@@ -1,4 +1,4 @@
-/* labelam extension script: base objects */
+/* sql/00_base.sql: labelam extension script: base objects */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION labelam" to load this file. \quit

@@ -1,4 +1,4 @@
-/* labelam extension script: the labelheap table access method */
+/* sql/10_am.sql: labelam extension script: the labelheap table access method */
 
 CREATE FUNCTION labelam.labelheap_handler(internal) RETURNS table_am_handler
 	AS 'MODULE_PATHNAME', 'labelheap_handler'

@@ -1,5 +1,4 @@
-
-/* labelam extension script: the label dictionary (src/label_store) */
+/* sql/20_label_store.sql: labelam extension script: the label dictionary (src/label_store) */
 
 -- Secids come from a sequence, so that none is ever handed out twice (not
 -- even one of an aborted transaction); Oid range, no wraparound.

@@ -1,5 +1,4 @@
-
-/* labelam extension script: policy providers, decision cache, client labels */
+/* sql/30_avc.sql: labelam extension script: policy providers, decision cache, client labels */
 
 -- Security label of sessions of a role (when the connection has no SELinux
 -- peer context).  Read at connection time, so changes apply to new sessions.
@@ -11,17 +10,27 @@ CREATE TABLE labelam.role_label (
 REVOKE ALL ON labelam.role_label FROM PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('labelam.role_label', '');
 
+-- PARALLEL RESTRICTED: under lbac a parallel worker knows the model of its
+-- session's role only, and a subject may name another role
 CREATE FUNCTION labelam.check_access(subject text, object text, perms text[])
 	RETURNS boolean
 	AS 'MODULE_PATHNAME', 'labelam_check_access'
-	LANGUAGE C STRICT STABLE PARALLEL SAFE;
+	LANGUAGE C STRICT STABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION labelam.check_access(text, text, text[]) IS
 	'does subject hold every db_tuple permission in perms on rows labeled object?';
+
+CREATE FUNCTION labelam.check_relabel(subject text, from_label text,
+									  to_label text)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'labelam_check_relabel'
+	LANGUAGE C STRICT STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION labelam.check_relabel(text, text, text) IS
+	'may subject change a row''s label from from_label to to_label, besides relabelfrom and relabelto on each? (true unless the provider has a rule on the pair: lbac)';
 
 CREATE FUNCTION labelam.compute_create(subject text, parent text)
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'labelam_compute_create'
-	LANGUAGE C STRICT STABLE PARALLEL SAFE;
+	LANGUAGE C STRICT STABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION labelam.compute_create(text, text) IS
 	'label of a row that subject creates in a table labeled parent';
 

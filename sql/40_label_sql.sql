@@ -1,4 +1,4 @@
-/* labelam extension script: row labels in SQL (src/label_sql) */
+/* sql/40_label_sql.sql: labelam extension script: row labels in SQL (src/label_sql) */
 
 -- t.security_label is the parser's function notation for
 -- security_label(t).  The function lives in pg_catalog so that the name

@@ -1,4 +1,4 @@
-/* labelam extension script: the declared label column (src/label_sql/column.c) */
+/* sql/45_label_column.sql: labelam extension script: the declared label column (src/label_sql/column.c) */
 
 -- Validates label text the way interning it would (ERROR 22023 quoting bad
 -- text), without interning it: a domain check must have no side effects.

@@ -1,4 +1,4 @@
-/* labelam extension script: the label sets of labelheap relations (src/am/label_set/label_set.c) */
+/* sql/50_label_set.sql: labelam extension script: the label sets of labelheap relations (src/am/label_set/label_set.c) */
 
 -- Every label of any tuple of a labelheap relation has a row here (more
 -- rows are harmless: the set is a superset).  TRUNCATE, DROP TABLE and
@@ -29,3 +29,14 @@ CREATE TABLE labelam.table_labels_counted (
 -- the C code depends on the index name
 CREATE INDEX table_labels_counted_relid_idx
 	ON labelam.table_labels_counted (relid);
+
+-- The set rebuilt from the labels the relation's tuples carry
+-- (src/am/label_set/label_set_repair.c): missing labels added, labels no
+-- tuple carries removed if the caller may select them.  For the owner
+-- (checked in C, as VACUUM checks it); lists the changes it may see.
+CREATE FUNCTION labelam.repair_table_labels(rel regclass,
+	OUT label text, OUT change text) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'labelam_repair_table_labels'
+	LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION labelam.repair_table_labels(regclass) IS
+	'rebuilds the label set of a labelheap relation from the labels its tuples carry: adds missing labels, removes labels no tuple carries that the caller may select';

@@ -1,4 +1,4 @@
-/* labelam extension script: label summaries (src/am/summary/summary.c, skip.c) */
+/* sql/55_summary.sql: labelam extension script: label summaries (src/am/summary/summary.c, skip.c) */
 
 -- An index of this access method is a label summary of a labelheap table:
 -- for each range of blocks, the labels its tuples carry.  Filtered scans

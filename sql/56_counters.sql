@@ -1,4 +1,4 @@
--- Checked twins of the statistics counters that count rows and pages before
+-- sql/56_counters.sql: Checked twins of the statistics counters that count rows and pages before
 -- labelheap filters them (src/am/channels/counters.c): calls of the built-ins are
 -- rewritten into calls of these when a query is planned (the pg_stat_*
 -- views' too), and these return NULL where the counts would include rows

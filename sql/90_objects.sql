@@ -1,4 +1,4 @@
--- Database objects (src/objects): contrib/sepgsql's SQL functions under its
+-- sql/90_objects.sql: Database objects (src/objects): contrib/sepgsql's SQL functions under its
 -- names, and the labels of labelam's own configuration tables.
 
 CREATE FUNCTION pg_catalog.sepgsql_getcon() RETURNS text
@@ -16,12 +16,16 @@ CREATE FUNCTION pg_catalog.sepgsql_restorecon(text) RETURNS bool
 -- exist (pg_security, table_labels): a label that only the policy's
 -- administrators may change (sepgsql_secret_table_t: clients may only
 -- getattr), so that a superuser at an ordinary label cannot give itself
--- another label.  Policies without that type keep the defaults (WARNING).
+-- another label.  Policies without that type keep the defaults (WARNING);
+-- the lbac provider labels no objects (doc/lbac.md): nothing to do.
 DO $$
 DECLARE
 	admin_only CONSTANT text := 'system_u:object_r:sepgsql_secret_table_t:s0';
 	t text;
 BEGIN
+	IF current_setting('labelam.provider') = 'lbac' THEN
+		RETURN;
+	END IF;
 	PERFORM labelam.check_label(admin_only);
 	FOREACH t IN ARRAY ARRAY['labelam.role_label', 'labelam.pg_security',
 							 'labelam.table_labels']
@@ -58,6 +62,11 @@ CREATE FUNCTION labelam.checked_lo_get(oid, bigint, integer) RETURNS bytea
 	AS 'MODULE_PATHNAME', 'labelam_lo_get' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 CREATE FUNCTION labelam.checked_lo_put(oid, bigint, bytea) RETURNS void
 	AS 'MODULE_PATHNAME', 'labelam_lo_put' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+-- lo_import and lo_export: src/files/large_objects.c (the file's label)
+CREATE FUNCTION labelam.checked_lo_import(text) RETURNS oid
+	AS 'MODULE_PATHNAME', 'labelam_lo_import' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION labelam.checked_lo_import(text, oid) RETURNS oid
+	AS 'MODULE_PATHNAME', 'labelam_lo_import' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 CREATE FUNCTION labelam.checked_lo_export(oid, text) RETURNS integer
 	AS 'MODULE_PATHNAME', 'labelam_lo_export' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 -- Who may call them is who may call the built-in: each twin checks EXECUTE

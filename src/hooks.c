@@ -12,22 +12,41 @@
  *							with labelam.dump_labels, of any labelheap
  *							table) runs as COPY (SELECT ...) TO
  *		avc/boundaries.c	statement start (policy reload check), depth
+ *							(a trusted session's maintenance checks use
+ *							its own label only in a command nested in
+ *							nothing: avc/trusted.c)
  *		am/read/frames.c	the command's frame: its own scans are strict,
  *							COPY TO's filtered; EXPLAIN's reports buffers
  *		objects/dispatch.c	LOAD, CREATE EXTENSION, ALTER SYSTEM checks;
  *							CREATE DATABASE's template for its label
  *		am/label_set/label_set_checks.c REFRESH MATERIALIZED VIEW needs every label
  *		am/ddl/refuse.c		DDL after which rows would leave labelheap
+ *		lbac/guard.c		ALTER TABLE and CREATE INDEX on the lbac
+ *							model's tables, ALTER EXTENSION labelam
+ *							ADD/DROP
+ *		am/channels/notify.c no NOTIFY from a trusted session
+ *		files/copy.c		COPY to or from a server file: the file opened
+ *							and decided on its descriptor, rows from it
+ *							at its level, a read ceiling while writing
+ *							it; the COPY runs on the descriptor
  *		label_sql/dump.c	with labelam.restore_labels, COPY FROM of a
  *							table whose lines carry labels runs there,
  *							as one INSERT a row, instead of the rest
  *		(PostgreSQL)
+ *		files/copy.c		after it: the file's label again (relabeled
+ *							while read or written: an error); always: the
+ *							file closed (one created for a failed COPY
+ *							removed), the ceiling or the rows' level gone
  *		avc/boundaries.c	audit flush at top level
  *	ExecutorStart
- *		avc/boundaries.c	statement start
+ *		avc/boundaries.c	statement start (lbac: the model taken in here,
+ *							before any parallel worker starts)
  *		am/replication/apply.c no query in code a logical replication
  *							worker runs
- *		objects/label.c		no parallel workers inside trusted procedures
+ *		objects/label.c		no parallel workers inside trusted procedures,
+ *							nor while a file is written (read ceiling)
+ *		avc/boundaries.c	depth, around PostgreSQL's (a query started
+ *							inside a maintenance command is nested in it)
  *		(PostgreSQL)
  *		am/channels/instrumented.c no instrumented query (EXPLAIN ANALYZE, BUFFERS,
  *							auto_explain) over rows beyond the session's
@@ -47,17 +66,26 @@
  *	ExecutorCheckPerms
  *		am/channels/raw_access.c no direct reads of labelheap TOAST relations
  *		am/read/filter.c	RI_Initial_Check goes row by row
- *		objects/dml.c		db_table, db_column, db_sequence, db_view
+ *		objects/dispatch.c	db_table, db_column, db_sequence, db_view
+ *							(objects/dml.c decides)
+ *		lbac/guard.c		no writes to the lbac model's tables
  *	object_access_hook
  *		am/replication/message.c pg_logical_emit_message without its twin
  *		am/replication/publication.c publishing labelheap tables needs their
  *							label column
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
+ *		am/channels/notify.c no pg_notify() in a trusted session
  *		am/label_set/label_set_checks.c DROP TABLE / DROP COLUMN need every label
+ *		files/large_objects.c lo_import, lo_export reached without their
+ *							checked twins: refused
  *		label_sql/column.c	DDL checks of the declared label column
  *		objects/dispatch.c	labels of new objects; create, drop, setattr,
- *							truncate, schema search, function execute
+ *							truncate, schema search, function execute (a
+ *							trusted session's maintenance command decides
+ *							its own DDL checks with its own label)
+ *		lbac/guard.c		no TRUNCATE or ALTER of the lbac model's
+ *							tables, no DROP ROLE of a role it names
  *	ClientAuthentication
  *		am/replication/walsender.c physical replication for superusers only
  *		avc/boundaries.c	the client's SELinux peer label
@@ -68,7 +96,8 @@
  *	planner_hook
  *		objects/functions.c	calls of sequence, large-object and statistics
  *							counter built-ins become calls of their
- *							checked twins (counters: am/channels/counters.c)
+ *							checked twins (counters: am/channels/counters.c;
+ *							lo_import, lo_export: files/large_objects.c)
  *	get_relation_info_hook
  *		am/channels/planner.c no index endpoint probes past the session's reach
  *	post_parse_analyze_hook
@@ -85,37 +114,52 @@
  *	RmgrTable[].rm_decode (logical decoding, every built-in resource manager)
  *		am/replication/decode.c labels noted; the output plugin's callbacks
  *							wrapped by am/replication/output.c's filter
- *	transaction end (one callback, in this order)
+ *	RegisterXactCallback: transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published
  *		am/label_set/label_set.c label-set rows noted by the transaction known
  *		am/write/new_label.c carried labels forgotten
- *	subtransaction end
+ *	RegisterSubXactCallback: subtransaction end
  *		label_store/dict.c, am/label_set/label_set.c
- *	relcache / syscache invalidation
+ *		avc/table_label.c	tables' labels looked up again after an abort
+ *	CacheRegisterRelcacheCallback: relcache invalidation
  *		am/label_set/label_set.c a relation's cached label set
- *		objects/object_label.c cached object labels (relcache, PROCOID,
- *							NAMESPACEOID, DATABASEOID)
- *		am/write/label_column.c the label column's type (TYPEOID)
- *		label_sql/parse.c	labelam's functions (PROCOID)
- *		label_store/catalog.c registers its own, on first use of the
- *							dictionary catalog
+ *		objects/object_label.c cached object labels
+ *		avc/table_label.c	tables' labels looked up again
+ *		lbac/session.c		the lbac model changed
+ *	CacheRegisterSyscacheCallback: TYPEOID
+ *		am/write/label_column.c the label column's type
+ *	CacheRegisterSyscacheCallback: PROCOID
+ *		label_sql/parse.c	labelam's functions
+ *		objects/object_label.c cached object labels
+ *	CacheRegisterSyscacheCallback: NAMESPACEOID, DATABASEOID
+ *		objects/object_label.c, avc/table_label.c: their names feed
+ *							default labels
+ *	(label_store/catalog.c registers a relcache callback of its own, on
+ *	first use of the dictionary catalog)
  *
  * Settings are defined by the subsystems' init functions, which _PG_init
- * (src/labelam.c) calls before installing the hooks:
+ * (src/labelam.c) calls before installing the hooks; every setting is in
+ * doc/configuration.md's table too (scripts/check-lists.py checks both):
  *
- *	am/handler.c		labelam.debug_own_write
- *	am/ddl/refuse.c			labelam.allow_unlabel
- *	am/write/new_label.c		labelam.insert_label, labelam.update_label,
+ *	am/handler.c		labelam.debug_own_write, labelam.skip_ranges,
+ *						labelam.page_decisions, labelam.pass_ranges
+ *	am/ddl/refuse.c		labelam.allow_unlabel
+ *	am/write/new_label.c labelam.insert_label, labelam.update_label,
  *						labelam.restore_labels
  *	label_sql/dump.c	labelam.dump_labels
  *	label_store/dict.c	labelam.max_labels
- *	avc/avc.c			labelam.provider, labelam.policy_file, labelam.audit,
+ *	avc/settings.c		labelam.provider, labelam.policy_file,
+ *						labelam.policy_booleans, labelam.audit,
  *						labelam.enforcing, labelam.max_denials,
+ *						labelam.shared_decisions,
  *						labelam.default_client_label,
  *						labelam.statistics_label, labelam.session_label,
  *						labelam.connect_label, labelam.debug_opaque_labels
  *	avc/table_label.c	labelam.default_table_label
+ *	objects/dispatch.c	labelam.object_checks, sepgsql.debug_audit
+ *	lbac/session.c		labelam.lbac_model (the lbac model handed to
+ *						parallel workers)
  *
  *-------------------------------------------------------------------------
  */
@@ -138,11 +182,14 @@
 
 #include "hooks.h"
 #include "am/labelheap_hooks.h"
+#include "am/channels/notify.h"
 #include "am/label_set/label_set.h"
 #include "am/replication/replication.h"
 #include "avc/avc.h"
+#include "files/files.h"
 #include "objects/objects.h"
 #include "label_sql/label_sql.h"
+#include "lbac/lbac.h"
 #include "label_store/label_store.h"
 
 /* The one way a hook calls what was installed before it. */
@@ -185,25 +232,32 @@ labelam_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	bool		routine;
 	LabelheapFrame frame;
 	void	   *volatile objects_saved = NULL;
+	void	   *volatile files_saved = NULL;
 
 	pstmt = label_sql_column_utility(pstmt, &readOnlyTree);
 	routine = IsA(pstmt->utilityStmt, CallStmt) ||
 		IsA(pstmt->utilityStmt, DoStmt);
 	avc_statement_start();
-	avc_enter(routine);
+	avc_enter(routine, true);
 	labelheap_frame_enter_utility(&frame, pstmt);
 	PG_TRY();
 	{
 		objects_saved = objects_utility_start(pstmt);
 		labelheap_label_set_utility(pstmt);
 		labelheap_refuse_utility(pstmt);
+		lbac_utility(pstmt);
+		labelheap_notify_utility(pstmt);
+		pstmt = files_utility_start(pstmt, &readOnlyTree,
+									(void **) &files_saved);
 		if (!label_sql_restore_utility(pstmt, queryString, qc))
 			CALL_PREV(prev_ProcessUtility, standard_ProcessUtility,
 					  pstmt, queryString, readOnlyTree, context, params,
 					  queryEnv, dest, qc);
+		files_utility_done(files_saved);
 	}
 	PG_FINALLY();
 	{
+		files_utility_end(files_saved);
 		objects_utility_end(objects_saved);
 		labelheap_frame_leave(&frame);
 		avc_leave(routine);
@@ -218,7 +272,18 @@ labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 	avc_statement_start();
 	labelheap_apply_executor_start();
 	objects_executor_start(queryDesc);
-	CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc, eflags);
+	/* a query started inside a maintenance command is nested in it */
+	avc_enter(false, false);
+	PG_TRY();
+	{
+		CALL_PREV(prev_ExecutorStart, standard_ExecutorStart, queryDesc,
+				  eflags);
+	}
+	PG_FINALLY();
+	{
+		avc_leave(false);
+	}
+	PG_END_TRY();
 	labelheap_instrumented_executor_start(queryDesc, eflags);
 	labelheap_ios_executor_start(queryDesc);
 }
@@ -234,7 +299,7 @@ labelam_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
 {
 	LabelheapFrame frame;
 
-	avc_enter(false);
+	avc_enter(false, false);
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
@@ -261,7 +326,7 @@ labelam_ExecutorFinish(QueryDesc *queryDesc)
 {
 	LabelheapFrame frame;
 
-	avc_enter(false);
+	avc_enter(false, false);
 	labelheap_frame_enter_executor(&frame, queryDesc);
 	PG_TRY();
 	{
@@ -295,7 +360,9 @@ labelam_ExecutorCheckPerms(List *rangeTable, bool ereport_on_violation)
 	if (!labelheap_raw_check_perms(rangeTable, ereport_on_violation) ||
 		!labelheap_ri_check_perms(rangeTable, ereport_on_violation) ||
 		!objects_exec_check_perms(rangeTable, rtePermInfos,
-								  ereport_on_violation))
+								  ereport_on_violation) ||
+		!lbac_exec_check_perms(rangeTable, rtePermInfos,
+							   ereport_on_violation))
 		return false;
 #if PG_VERSION_NUM >= 160000
 	if (prev_ExecutorCheckPerms)
@@ -317,9 +384,12 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	labelheap_message_object_access(access, classId, objectId);
 	labelheap_publication_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
+	labelheap_notify_object_access(access, classId, objectId);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
+	files_object_access(access, classId, objectId);
 	label_sql_column_object_access(access, classId, objectId, subId, arg);
 	objects_object_access(access, classId, objectId, subId, arg);
+	lbac_object_access(access, classId, objectId, subId, arg);
 }
 
 static void
@@ -446,6 +516,7 @@ labelam_relcache_callback(Datum arg, Oid relid)
 	labelheap_label_set_relcache(relid);
 	objects_label_forget();
 	avc_table_label_forget();
+	lbac_relcache(relid);
 }
 
 static void

@@ -23,6 +23,7 @@
 #include "avc/avc.h"
 #include "label_sql/label_sql.h"
 #include "objects/objects.h"
+#include "lbac/lbac.h"
 
 PG_MODULE_MAGIC;
 
@@ -44,6 +45,7 @@ _PG_init(void)
 	labelam_am_init();
 	label_store_init();
 	avc_init();
+	lbac_init();
 	objects_init();
 	label_sql_dump_init();
 

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pg_compat.h
+ * src/pg_compat.h
  *	  The one place where labelam absorbs differences between the PostgreSQL
  *	  majors it builds against (15, 17 and 18).
  *
@@ -191,6 +191,15 @@ typedef PGAlignedBlock LabelamIOAlignedBlock;
 #endif
 
 /* 18: pg_noreturn precedes the declaration instead of following it */
+/* 16 folded pg_class_ownercheck into object_ownercheck */
+#if PG_VERSION_NUM >= 160000
+#define labelam_relation_ownercheck(relid, roleid) \
+	object_ownercheck(RelationRelationId, (relid), (roleid))
+#else
+#define labelam_relation_ownercheck(relid, roleid) \
+	pg_class_ownercheck((relid), (roleid))
+#endif
+
 #if PG_VERSION_NUM >= 180000
 #define LABELAM_NORETURN_BEFORE pg_noreturn
 #define LABELAM_NORETURN_AFTER

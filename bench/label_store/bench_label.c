@@ -1,5 +1,5 @@
 /*
- * bench_label.c -- tight loops over labelam's dictionary API, to measure
+ * bench/label_store/bench_label.c -- tight loops over labelam's dictionary API, to measure
  * lookups per second without SQL function-call overhead.  Built and loaded
  * only by bench/label_store.sh; not part of the extension.
  */

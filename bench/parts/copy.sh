@@ -1,4 +1,4 @@
-# parts/copy.sh (sourced by run.sh) -- COPY of BENCH_ROWS rows from a file
+# bench/parts/copy.sh (sourced by run.sh) -- COPY of BENCH_ROWS rows from a file
 # into a new table (created before, so WAL is written as for any COPY):
 #   heap, labelheap (every row labeled by the session's label), and rls: the
 #   heap table with the label column that RLS needs (COPY FROM itself is not

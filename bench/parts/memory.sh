@@ -1,4 +1,4 @@
-# parts/memory.sh (sourced by run.sh) -- memory, not speed (cf.
+# bench/parts/memory.sh (sourced by run.sh) -- memory, not speed (cf.
 # bench/label_store.sh and bench/avc_cache.sh for lookup and decision rates):
 #  - shared memory of the label dictionary holding BENCH_LABELS labels
 #    (labelam.max_labels is set a little above it for the whole cluster);

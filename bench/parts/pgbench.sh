@@ -1,4 +1,4 @@
-# parts/pgbench.sh (sourced by run.sh) -- pgbench select-only (-S) and
+# bench/parts/pgbench.sh (sourced by run.sh) -- pgbench select-only (-S) and
 # TPC-B (the default script), scale BENCH_SCALE, BENCH_CLIENTS clients,
 # BENCH_SECONDS a run, as the non-superuser bench_pgb, one database each:
 #   heap            plain heap tables

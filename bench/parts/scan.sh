@@ -1,4 +1,4 @@
-# parts/scan.sh (sourced by run.sh) -- count(*) over BENCH_ROWS rows whose
+# bench/parts/scan.sh (sourced by run.sh) -- count(*) over BENCH_ROWS rows whose
 # labels are 64 labels (each in BENCH_LABEL_RUNS runs of consecutive rows,
 # as rows arrive from sessions of different labels), read by a session
 # cleared for all of them or for half; then index point lookups.

@@ -1,4 +1,4 @@
-# parts/skip.sh (sourced by run.sh) -- label summaries: count(*) by a
+# bench/parts/skip.sh (sourced by run.sh) -- label summaries: count(*) by a
 # session that may select 1% of BENCH_SKIP_ROWS rows of 100 labels.
 #   clustered          labelheap + label summary, rows arriving in one run a
 #                      label (BENCH_SKIP_ROWS / 100 rows each), skipping on
@@ -26,6 +26,7 @@ SRUN=$(( (SN + 99) / 100 ))
 SINT=${BENCH_INTERLEAVE:-200}
 SKIP_READER=staff_u:staff_r:staff_t:s1:c0
 skip_label() { echo "$ROW_TYPE:s1:c$1"; }
+SKIP_LEVEL0=s1:c0	# skip_label 0's level
 
 psql_q -d postgres -c "CREATE DATABASE skip" >/dev/null
 psql_q -d skip -c "CREATE EXTENSION labelam" \
@@ -134,6 +135,9 @@ psql_q -d skip -c "COPY (SELECT i, i % 1000, md5(i::text) FROM generate_series(0
 	-c "CREATE TABLE c_plain (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING labelheap" \
 	-c "CREATE TABLE c_summary (id int8 NOT NULL, v int4 NOT NULL, pad text NOT NULL) USING labelheap" \
 	-c "CREATE INDEX c_summary_labels ON c_summary USING labelsummary (id)" >/dev/null || die "copy tables failed"
+# rows from a server file take the file's level (src/files): the file is at
+# the writer's
+label_file "$SKIP_COPY" "unconfined_u:object_r:user_tmp_t:${SKIP_LEVEL0}" || die "labeling $SKIP_COPY failed"
 for r in $(seq 1 "$BENCH_ROUNDS"); do
 	for v in plain summary; do
 		psql_q -d "${SKIP_CONN[0]}" -c "TRUNCATE c_$v" -c CHECKPOINT >/dev/null || { note "truncate c_$v failed"; continue; }

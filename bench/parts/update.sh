@@ -1,4 +1,4 @@
-# parts/update.sh (sourced by run.sh) -- one UPDATE giving each of
+# bench/parts/update.sh (sourced by run.sh) -- one UPDATE giving each of
 # BENCH_UPDATE_ROWS rows a fresh BENCH_VALUE_KB kB out-of-line value (column
 # STORAGE EXTERNAL: stored in the TOAST table, uncompressed).  labelheap
 # prepares TOAST itself so that the label survives; heap does it in

@@ -1,3 +1,4 @@
+-- scripts/demo.d/20_policy.sql
 -- Decisions come from an SELinux policy: here Debian's MLS reference
 -- policy, evaluated in user space by libsepol (no SELinux kernel needed).
 SELECT provider, mls FROM labelam.policy_info();

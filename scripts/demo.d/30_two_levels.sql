@@ -1,6 +1,10 @@
+-- scripts/demo.d/30_two_levels.sql
 -- One table, rows at two levels.  alice works at s0, bob at s1.
 SELECT current_user AS demo_admin \gset
 CREATE TABLE mission (id int PRIMARY KEY, item text) USING labelheap;
+-- a label summary: which labels each range of 8 blocks holds (opt-in, as
+-- BRIN is); made on the empty table: an index build reads every row
+CREATE INDEX mission_labels ON mission USING labelsummary (id);
 GRANT ALL ON mission TO PUBLIC;
 CREATE ROLE alice LOGIN;
 CREATE ROLE bob LOGIN;

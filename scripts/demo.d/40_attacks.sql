@@ -1,3 +1,4 @@
+-- scripts/demo.d/40_attacks.sql
 -- Trying it as an attacker would: alice (s0) owns a table of her own and
 -- runs code inside DDL; bob's row 4 (s1) stays out of her reach.
 \set ON_ERROR_STOP 0

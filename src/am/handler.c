@@ -2,11 +2,13 @@
  *
  * src/am/handler.c
  *	  The labelheap table access method routine: heap's callbacks, except
- *	  where a tuple is handed to the executor (filter.c) or to ANALYZE
- *	  (analyze.c), where a tuple is written (write.c, rewrite.c; the label
- *	  a new version gets: new_label.c), where storage is truncated
- *	  (label_set_checks.c), and where heap's code insists on being called
- *	  for heap itself (index builds: index_build.c, index_validate.c).
+ *	  where a tuple is handed to the executor (read/filter.c) or to ANALYZE
+ *	  (channels/analyze.c), where a tuple is written (write/write.c,
+ *	  heap/copy_for_cluster.c; the label a new version gets:
+ *	  write/new_label.c), where storage is truncated
+ *	  (label_set/label_set_checks.c), and where heap's code insists on being
+ *	  called for heap itself (index builds: heap/index_build.c,
+ *	  heap/index_validate.c).
  *
  * labelam_am_init() defines the subsystem's settings; its hook and callback
  * entry points are called from src/hooks.c.
@@ -23,14 +25,23 @@
 #include "utils/guc.h"
 #include "utils/rel.h"
 
+#include "am/channels/channels.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
+#include "am/is_labelheap.h"
 #include "am/label_set/label_set.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/read/filter.h"
 #include "am/read/page_decisions.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
+#include "am/write/new_label.h"
+#include "am/write/toast.h"
+#include "am/write/write.h"
 #include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelheap_handler);
 
-static TableAmRoutine labelheap_methods;
 static bool labelheap_methods_ready = false;
 
 static TableScanDesc
@@ -90,7 +101,7 @@ labelheap_relation_toast_am(Relation rel)
 	return HEAP_TABLE_AM_OID;
 }
 
-const TableAmRoutine *
+static const TableAmRoutine *
 labelheap_routine(void)
 {
 	if (!labelheap_methods_ready)
@@ -130,27 +141,6 @@ labelheap_routine(void)
 		labelheap_methods_ready = true;
 	}
 	return &labelheap_methods;
-}
-
-bool
-is_labelheap_relation(Relation rel)
-{
-	return rel->rd_tableam == labelheap_routine();
-}
-
-/*
- * Is amoid (a pg_class.relam) labelheap?  For relations that are not open:
- * by name, since the access method's OID differs from database to database.
- */
-bool
-is_labelheap_am(Oid amoid)
-{
-	char	   *amname = OidIsValid(amoid) ? get_am_name(amoid) : NULL;
-	bool		result = amname != NULL && strcmp(amname, "labelheap") == 0;
-
-	if (amname)
-		pfree(amname);
-	return result;
 }
 
 Datum

@@ -3,8 +3,9 @@
  * src/am/labelheap.h
  *	  The labelheap table access method, as the rest of labelam sees it:
  *	  the tuple format and the few functions other subsystems use.  The
- *	  access method's own declarations are in labelheap_int.h, its entry
- *	  points for src/hooks.c in labelheap_hooks.h.
+ *	  access method's own declarations are in the headers beside the files
+ *	  that define them, its entry points for src/hooks.c in
+ *	  labelheap_hooks.h.
  *
  * Tuple format.  A labelheap tuple is a heap tuple whose header is extended
  * the way pre-12 heap extended it for WITH OIDS: infomask bit 0x0008
@@ -37,6 +38,8 @@ extern void labelam_am_init(void);
 extern bool is_labelheap_relation(Relation rel);
 /* is amoid labelheap's access method (for relations that are not open)? */
 extern bool is_labelheap_am(Oid amoid);
+/* do rows written into rel carry labels (labelheap, or such partitions)? */
+extern bool labelheap_rows_labeled(Relation rel);
 
 /* tuple.c: the label stored in a tuple version, for labelam.row_label() */
 extern Oid	labelheap_version_secid(Relation rel, ItemPointer tid,

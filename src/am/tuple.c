@@ -10,9 +10,12 @@
  *
  * labelheap_form_tuple() is heap_form_tuple() of PostgreSQL 15.18,
  * src/backend/access/common/heaptuple.c, with room for the label; 18.6's
- * differs only in declaring values and isnull const.  Upstream text,
- * checked by scripts/check-drift.py: heap_form_tuple() sha256 prefix
- * 15: 704deaa8ba8b6883, 18: 500b056a18c089e1.
+ * differs only in declaring values and isnull const.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/common/heaptuple.c
+ *	  heap_form_tuple() 15: 704deaa8ba8b6883, 18: 500b056a18c089e1
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -26,32 +29,37 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
 
 /*
+ * upstream heap_form_tuple()
+ *
  * Like heap_form_tuple(), with room for the label between the null bitmap
  * and the data.
  */
 HeapTuple
-labelheap_form_tuple(TupleDesc desc, Datum *values, bool *isnull, Oid secid)
+labelheap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull,
+					 Oid secid)
 {
-	HeapTuple	tuple;
-	HeapTupleHeader td;
+	HeapTuple	tuple;			/* return tuple */
+	HeapTupleHeader td;			/* tuple data */
 	Size		len,
 				data_len;
 	int			hoff;
 	bool		hasnull = false;
-	int			natts = desc->natts;
+	int			numberOfAttributes = tupleDescriptor->natts;
 	int			i;
-	char	   *label;
+	char	   *label;			/* labelam */
 
-	if (natts > MaxTupleAttributeNumber)
+	if (numberOfAttributes > MaxTupleAttributeNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_TOO_MANY_COLUMNS),
 				 errmsg("number of columns (%d) exceeds limit (%d)",
-						natts, MaxTupleAttributeNumber)));
+						numberOfAttributes, MaxTupleAttributeNumber)));
 
-	for (i = 0; i < natts; i++)
+	for (i = 0; i < numberOfAttributes; i++)
 	{
 		if (isnull[i])
 		{
@@ -60,11 +68,11 @@ labelheap_form_tuple(TupleDesc desc, Datum *values, bool *isnull, Oid secid)
 		}
 	}
 
-	len = SizeofHeapTupleHeader;
+	len = SizeofHeapTupleHeader;	/* labelam: offsetof(..., t_bits) */
 	if (hasnull)
-		len += BITMAPLEN(natts);
+		len += BITMAPLEN(numberOfAttributes);
 	hoff = len = MAXALIGN(len) + LABELHEAP_LABEL_SIZE;
-	data_len = heap_compute_data_size(desc, values, isnull);
+	data_len = heap_compute_data_size(tupleDescriptor, values, isnull);
 	len += data_len;
 
 	tuple = (HeapTuple) palloc0(HEAPTUPLESIZE + len);
@@ -74,16 +82,16 @@ labelheap_form_tuple(TupleDesc desc, Datum *values, bool *isnull, Oid secid)
 	tuple->t_tableOid = InvalidOid;
 
 	HeapTupleHeaderSetDatumLength(td, len);
-	HeapTupleHeaderSetTypeId(td, desc->tdtypeid);
-	HeapTupleHeaderSetTypMod(td, desc->tdtypmod);
+	HeapTupleHeaderSetTypeId(td, tupleDescriptor->tdtypeid);
+	HeapTupleHeaderSetTypMod(td, tupleDescriptor->tdtypmod);
 	ItemPointerSetInvalid(&(td->t_ctid));
-	HeapTupleHeaderSetNatts(td, natts);
+	HeapTupleHeaderSetNatts(td, numberOfAttributes);
 	td->t_hoff = hoff;
 
-	heap_fill_tuple(desc, values, isnull, (char *) td + hoff, data_len,
-					&td->t_infomask, (hasnull ? td->t_bits : NULL));
+	heap_fill_tuple(tupleDescriptor, values, isnull, (char *) td + hoff,
+					data_len, &td->t_infomask, (hasnull ? td->t_bits : NULL));
 
-	/* heap_fill_tuple leaves bits outside its own three alone */
+	/* labelam: heap_fill_tuple leaves bits outside its own three alone */
 	td->t_infomask |= LABELHEAP_HAS_LABEL;
 	label = (char *) td + hoff - LABELHEAP_LABEL_SIZE;
 	*(uint32 *) label = label_check_value(secid);

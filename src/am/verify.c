@@ -36,7 +36,12 @@
 #include "utils/fmgrprotos.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/label_set/label_set.h"
+#include "am/labelheap.h"
+#include "am/summary/summary.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
+#include "am/verify.h"
 
 PG_FUNCTION_INFO_V1(labelam_tuple_secid);
 PG_FUNCTION_INFO_V1(labelam_verify_labels);
@@ -74,9 +79,9 @@ labelam_tuple_secid(PG_FUNCTION_ARGS)
 	PG_RETURN_OID(secid);
 }
 
-/* Did the transaction that inserted tup abort (or crash)? */
-static bool
-inserter_aborted(HeapTupleHeader tup)
+/* Did the transaction that inserted tup abort (or crash)? (verify.h) */
+bool
+labelheap_inserter_aborted(HeapTupleHeader tup)
 {
 	TransactionId xmin;
 
@@ -117,7 +122,7 @@ verify_one(HeapTupleHeader tup, uint32 len, ItemPointer tid, void *arg)
 		if (labelheap_summary_corrupt(vs->summaries[i],
 									  ItemPointerGetBlockNumber(tid),
 									  labelheap_header_secid(tup, len)) &&
-			!inserter_aborted(tup))
+			!labelheap_inserter_aborted(tup))
 		{
 			values[0] = PointerGetDatum(tid);
 			values[1] = CStringGetTextDatum(psprintf("label missing from label summary \"%s\"",
@@ -133,7 +138,7 @@ verify_one(HeapTupleHeader tup, uint32 len, ItemPointer tid, void *arg)
 
 		if ((vs->have_set &&
 			 bsearch(&secid, vs->set, vs->nset, sizeof(Oid), oid_cmp) != NULL) ||
-			inserter_aborted(tup))
+			labelheap_inserter_aborted(tup))
 			return;
 		problem = vs->have_set ? "label missing from the relation's label set" :
 			"the table labelam.table_labels is missing";

@@ -30,6 +30,7 @@
 #include "utils/rel.h"
 
 #include "avc/avc_internal.h"
+#include "avc/avc_objects.h"
 
 typedef struct AuditKey
 {
@@ -199,4 +200,11 @@ avc_audit_discard(void)
 	audit_last = NULL;
 	if (audit_cxt != NULL)
 		MemoryContextReset(audit_cxt);
+}
+
+/* labelam.audit, for src/objects (avc_objects.h) */
+int
+avc_audit_level(void)
+{
+	return avc_audit_mode;
 }

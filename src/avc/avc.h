@@ -46,10 +46,26 @@ extern void avc_init(void);
 struct Port;
 extern void avc_client_authentication(struct Port *port, int status);
 extern void avc_statement_start(void);
-extern void avc_enter(bool routine);
+extern void avc_enter(bool routine, bool utility);
 extern void avc_leave(bool routine);
 extern void avc_statement_done(void);
 extern void avc_xact(XactEvent event);
+
+/*
+ * trusted.c: a trusted session (a label whose MLS range the policy honours
+ * with an exemption, such as labelam_maint_t's) decides with its label
+ * narrowed to its clearance, except around a maintenance command's own
+ * checks: avc_maintenance_begin(depth) lets its own label decide if the
+ * outermost call running is a utility command the client sent, depth calls
+ * deep (1: the command itself, nothing nested), and returns true; pass the
+ * result to avc_maintenance_end (also on error).  Does nothing (false) for
+ * other sessions and elsewhere.
+ */
+extern bool avc_maintenance_begin(int depth);
+extern void avc_maintenance_end(bool widened);
+
+/* Is the session's own label a trusted subject (trusted.c)? */
+extern bool avc_session_trusted(void);
 
 /*
  * The session's subject label (canonical text), or NULL in a process that
@@ -59,6 +75,18 @@ extern void avc_xact(XactEvent event);
  * Client backends never run without one (their connection is refused).
  */
 extern const char *avc_client_label(void);
+
+/* The session's own label (labelam.session_label), whatever decides now. */
+extern const char *avc_session_label_text(void);
+
+/*
+ * labelam.set_client_label's checks and effect (client.c): the session
+ * changes its subject to label (canonicalized as a subject, so completed
+ * from the current one) if the policy lets it (process { setcurrent
+ * dyntransition }), where no rollback could undo a change it could not
+ * make back, and with no cursor open.
+ */
+extern void avc_set_client_label(const char *label);
 
 /*
  * Does the session's subject hold all of "perms" on rows labeled
@@ -194,6 +222,45 @@ extern char *avc_canonicalize(const char *label);
 extern char *avc_storable_label(const char *label);
 
 /*
+ * Canonical form of a label asked for as a subject (palloc'd): the
+ * provider's form of subjects, completed from current (the subject asking,
+ * or NULL), for providers whose subjects are more than a label (lbac: a
+ * label and a role); avc_canonicalize's for the others.  ERROR 22023 if
+ * invalid.
+ */
+extern char *avc_canonicalize_subject(const char *label, const char *current);
+
+/*
+ * Does the provider in force label database objects (SELinux's object
+ * classes)?  False for lbac, which labels rows only.
+ */
+extern bool avc_object_classes(void);
+
+/*
+ * For a change of a row's label from one secid to another, besides
+ * relabelfrom and relabelto on each: the provider's decision on the pair,
+ * for providers whose rule needs both labels (lbac's WRITEUP, WRITEDOWN and
+ * WRITEACROSS; nothing for SELinux).  A denial is an ERROR (42501) naming
+ * the relation; cached and audited like avc_require_tuple.
+ */
+extern void avc_require_relabel(Relation rel, Oid from_secid, Oid to_secid);
+
+/*
+ * The pair decision for a subject given as canonical text (check_relabel
+ * functions); not audited.
+ */
+extern bool avc_relabel_allowed_text(const char *subject, const char *from,
+									 const char *to);
+
+/*
+ * The db_tuple decision of a subject on an object, both given as canonical
+ * text, through the decision cache (labelam.check_access and its twins);
+ * not audited.
+ */
+extern bool avc_allowed_text(const char *subject, const char *object,
+							 uint32 perms);
+
+/*
  * Emit the aggregated audit lines of the statement now (the module does
  * this itself at ExecutorEnd, after utility commands and at transaction
  * end; callers with their own statement boundaries may call it too).
@@ -213,5 +280,9 @@ extern void avc_shared_decisions_shmem_startup(void);
 
 /* Name of a single permission bit ("select"), for messages. */
 extern const char *avc_perm_name(uint32 perm);
+
+/* the decision cache's counts, for labelam.avc_stats() (am/channels/counters.c) */
+extern void avc_cache_stats(uint64 *hits, uint64 *misses, uint64 *resets,
+							uint64 *entries);
 
 #endif							/* LABELAM_AVC_H */

@@ -25,6 +25,7 @@ typedef struct AvcSubjectSave
 {
 	char	   *text;
 	uint32		lid;
+	bool		narrowed;		/* a trusted session's narrowed label */
 } AvcSubjectSave;
 
 extern AvcSubjectSave avc_push_subject(const char *label);
@@ -33,9 +34,6 @@ extern bool avc_subject_pushed(void);
 
 /* is label text a label of the policy in force? (no ERROR) */
 extern bool avc_label_valid(const char *label);
-
-/* labelam.set_client_label's checks and effect (client.c) */
-extern void avc_set_client_label(const char *label);
 
 /* the policy's sepgsql_contexts file (table_label.c) */
 extern const char *avc_contexts_path(void);

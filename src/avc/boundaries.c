@@ -17,14 +17,13 @@
 
 #include "avc/avc_internal.h"
 
-/* depth of executor and utility calls, so that we flush at top level */
-static int	nesting = 0;
-
 /*
- * Depth of CALL and DO: code they run may end the transaction (COMMIT,
- * ROLLBACK) and go on, so set_client_label refuses one-way changes there.
+ * Depth of executor and utility calls, so that we flush at top level, and
+ * whether the outermost one is a utility command (trusted.c: maintenance
+ * commands decide with the session's own label only while they run alone).
  */
-int			avc_routine_depth = 0;
+static int	nesting = 0;
+static bool outermost_utility = false;
 
 void
 avc_client_authentication(Port *port, int status)
@@ -41,7 +40,7 @@ avc_client_authentication(Port *port, int status)
  * "Statement" is what the client sent: the queries and utility commands it
  * runs inside (functions, triggers, a planner's constant folding, the
  * executor after the planner decided) share its start time and decide with
- * the policy it started with, as the README promises ("not within a
+ * the policy it started with, as doc/configuration.md promises ("not within a
  * running one").  That is also one look at the policy file per statement,
  * not one per executor start.  A transaction's end still asks for a look
  * (avc_xact), so that a procedure that commits in a loop sees new policies.
@@ -51,13 +50,25 @@ avc_statement_start(void)
 {
 	if (GetCurrentStatementStartTimestamp() != avc_revalidated_statement)
 		avc_revalidate_pending = true;
+
+	/*
+	 * A provider that hands its policy to parallel workers with the
+	 * session's settings (lbac) takes a new one in before the statement
+	 * can start any (provider.h).
+	 */
+	if (avc_revalidate_pending && avc_provider->seqno_at_statement_start)
+		avc_revalidate();
 }
 
-/* Around ExecutorRun, ExecutorFinish and utility commands (routine: CALL, DO) */
+/*
+ * Around ExecutorStart, ExecutorRun, ExecutorFinish and utility commands
+ * (routine: CALL, DO; utility: a utility command)
+ */
 void
-avc_enter(bool routine)
+avc_enter(bool routine, bool utility)
 {
-	nesting++;
+	if (nesting++ == 0)
+		outermost_utility = utility;
 	if (routine)
 		avc_routine_depth++;
 }
@@ -68,6 +79,15 @@ avc_leave(bool routine)
 	nesting--;
 	if (routine)
 		avc_routine_depth--;
+	/* a maintenance check that an error ended narrows here at the latest */
+	avc_subject_narrow();
+}
+
+/* Is the outermost call a utility command, depth (>= 1) calls deep now? */
+bool
+avc_under_utility(int depth)
+{
+	return depth >= 1 && nesting == depth && outermost_utility;
 }
 
 /* After ExecutorEnd and utility commands: audit lines of a top-level statement */
@@ -92,6 +112,7 @@ avc_xact(XactEvent event)
 		case XACT_EVENT_PREPARE:
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
+			avc_subject_narrow();
 			/* what the statement decided before it ended or failed */
 			avc_audit_flush();
 			avc_revalidate_pending = true;

@@ -14,6 +14,11 @@
  *		its own label with PGOPTIONS, ALTER ROLE ... SET or ALTER DATABASE
  *		... SET.
  * Without one the connection is refused (FATAL), never run unconfined.
+ * A provider whose subjects carry an authorization (lbac: provider.h's
+ * session_subject) gives every session its subject itself, from the login
+ * role's authorization in its model; the sources above are not asked, so
+ * that no table or setting a superuser writes can hand out authorizations
+ * the model does not.
  * A client may then ask for another label at connection start with
  * labelam.connect_label (PGOPTIONS): the session changes to it as
  * labelam.set_client_label() would (the policy's process { setcurrent
@@ -71,6 +76,7 @@
 #include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "commands/dbcommands.h"
 #include "commands/extension.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
@@ -106,8 +112,11 @@ static bool setting_session_label = false;
 void
 avc_client_auth(Port *port)
 {
-	char	   *peer = avc_provider->peer_label(port);
+	char	   *peer;
 
+	if (avc_provider->peer_label == NULL)
+		return;
+	peer = avc_provider->peer_label(port);
 	if (peer != NULL)
 	{
 		client_peer_label = MemoryContextStrdup(TopMemoryContext, peer);
@@ -212,7 +221,7 @@ apply_connect_label(void)
 	errcallback.arg = unconstify(char *, (const char *) "labelam.connect_label");
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	canonical = avc_canonicalize(avc_connect_label);
+	canonical = avc_canonicalize_subject(avc_connect_label, current);
 	error_context_stack = errcallback.previous;
 
 	if (!change_allowed(avc_subject_local_id(), avc_local_id(canonical), true))
@@ -253,17 +262,24 @@ avc_client_resolve(void)
 	client = IsUnderPostmaster &&
 		(MyBackendType == B_BACKEND || MyBackendType == B_WAL_SENDER);
 
-	if (client_peer_label != NULL)
+	if (avc_provider->session_subject != NULL)
+	{
+		/* the provider's authorizations alone (provider.h) */
+		label = avc_provider->session_subject(GetSessionUserId());
+		source = "the policy provider's authorization of the role";
+	}
+	if (label == NULL && client_peer_label != NULL)
 	{
 		label = client_peer_label;
 		source = "the connection's SELinux peer context";
 	}
-	if (label == NULL)
+	if (label == NULL && avc_provider->session_subject == NULL)
 	{
 		label = role_label_lookup(GetSessionUserId());
 		source = "labelam.role_label";
 	}
-	if (label == NULL && avc_default_client_label != NULL &&
+	if (label == NULL && avc_provider->session_subject == NULL &&
+		avc_default_client_label != NULL &&
 		avc_default_client_label[0] != '\0')
 	{
 		label = avc_default_client_label;
@@ -272,6 +288,15 @@ avc_client_resolve(void)
 
 	if (label == NULL)
 	{
+		/* labelam.role_label exists only where the extension was created */
+		if (client && !OidIsValid(get_extension_oid("labelam", true)))
+			ereport(FATAL,
+					(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+					 errmsg("no security label for role \"%s\"",
+							GetUserNameFromId(GetSessionUserId(), false)),
+					 errdetail("The connection has no SELinux peer context, labelam is not installed in database \"%s\" (so labelam.role_label gives no label there), and labelam.default_client_label is empty.",
+							   get_database_name(MyDatabaseId)),
+					 errhint("Set labelam.default_client_label in postgresql.conf.")));
 		if (client)
 			ereport(FATAL,
 					(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
@@ -287,7 +312,7 @@ avc_client_resolve(void)
 	errcallback.arg = unconstify(char *, source);
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	canonical = avc_canonicalize(label);
+	canonical = avc_canonicalize_subject(label, NULL);
 	error_context_stack = errcallback.previous;
 
 	set_session_label(canonical, PGC_S_OVERRIDE);
@@ -379,7 +404,7 @@ session_has_cursors(void)
 void
 avc_set_client_label(const char *label)
 {
-	char	   *canonical = avc_canonicalize(label);
+	char	   *canonical = avc_canonicalize_subject(label, avc_client_label());
 	uint32		subject = avc_subject_local_id();
 	uint32		target;
 	const char *current;
@@ -492,7 +517,7 @@ avc_session_label_check(char **newval, void **extra, GucSource source)
 void
 avc_session_label_assign(const char *newval, void *extra)
 {
-	const char *old = avc_client_label();
+	const char *old = avc_session_label_text();
 	bool		old_none = (old == NULL);
 	bool		new_none = (newval == NULL || newval[0] == '\0');
 	bool		changed;

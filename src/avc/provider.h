@@ -33,6 +33,12 @@ typedef enum AvcClass
 	AVC_CLASS_DB_BLOB,
 	AVC_CLASS_DB_LANGUAGE,
 	AVC_CLASS_DB_VIEW,
+	/* server-side files (src/files): the kernel's classes, by inode type */
+	AVC_CLASS_FILE,
+	AVC_CLASS_DIR,
+	AVC_CLASS_FIFO_FILE,
+	AVC_CLASS_CHR_FILE,
+	AVC_CLASS_BLK_FILE,
 	AVC_NUM_CLASSES
 } AvcClass;
 
@@ -44,7 +50,7 @@ typedef enum AvcClass
 /*
  * Permissions of the database object classes, numbered as contrib/sepgsql
  * numbers them (sepgsql.h): the six of the common "database" first, then
- * each class's own (the names in avc.c, in bit order).
+ * each class's own (the names in classes.c, in bit order).
  */
 #define AVC_DB_CREATE				(1U << 0)
 #define AVC_DB_DROP					(1U << 1)
@@ -52,6 +58,21 @@ typedef enum AvcClass
 #define AVC_DB_SETATTR				(1U << 3)
 #define AVC_DB_RELABELFROM			(1U << 4)
 #define AVC_DB_RELABELTO			(1U << 5)
+
+/*
+ * The few permissions of the kernel's file classes that labelam asks about
+ * (its own bit order: names in avc.c).  file, fifo_file, chr_file and
+ * blk_file share theirs, as the kernel's classes share the common "file".
+ */
+#define AVC_FILE_READ				(1U << 0)
+#define AVC_FILE_WRITE				(1U << 1)
+#define AVC_FILE_CREATE				(1U << 2)
+#define AVC_FILE_GETATTR			(1U << 3)
+
+#define AVC_DIR_SEARCH				(1U << 0)
+#define AVC_DIR_WRITE				(1U << 1)
+#define AVC_DIR_ADD_NAME			(1U << 2)
+#define AVC_DIR_GETATTR				(1U << 3)
 
 #define AVC_MAX_PERMS	16
 
@@ -104,7 +125,10 @@ typedef struct AvcProvider
 	/* Does the provider enforce (the kernel's enforcing mode)? */
 	bool		(*enforcing) (void);
 
-	/* Label of the peer of a client connection, or NULL (palloc'd). */
+	/*
+	 * Label of the peer of a client connection, or NULL (palloc'd).  NULL
+	 * itself for a provider that knows no client's label.
+	 */
 	char	   *(*peer_label) (Port *port);
 
 	/* Canonical form of a label (palloc'd); ERROR 22023 if invalid. */
@@ -138,13 +162,81 @@ typedef struct AvcProvider
 	char	   *(*compute_create) (const char *scon, const char *tcon,
 								   AvcClass tclass, const char *objname);
 
+	/*
+	 * The label of the file open on fd: its security.selinux attribute, as
+	 * the kernel reads it (palloc'd), or NULL if it has none (or its file
+	 * system keeps none).  ERROR if it cannot be read.
+	 */
+	char	   *(*file_label) (int fd);
+
+	/*
+	 * Give the file open on fd this (canonical) label, in its
+	 * security.selinux attribute.  0, or the errno of the failure (no
+	 * ERROR: the caller undoes what it did first).
+	 */
+	int			(*set_file_label) (int fd, const char *label);
+
+	/*
+	 * The label of files that carry none: the policy's initial SID "file",
+	 * as the kernel gives unlabeled files (palloc'd).
+	 */
+	char	   *(*file_initial) (void);
+
 	/* Description for labelam.policy_info(). */
 	bool		(*mls_enabled) (void);
 	const char *(*policy_source) (void);
+
+	/*
+	 * Does the policy label database objects (SELinux's object classes:
+	 * db_database ... db_view, and process transitions of trusted
+	 * procedures)?  Without them labelam.object_checks cannot be turned on
+	 * and SECURITY LABEL FOR selinux is refused: only rows are labeled.
+	 */
+	bool		object_classes;
+
+	/*
+	 * policy_seqno costs next to nothing and must be asked at every
+	 * statement's start, not at its first decision: the provider reads its
+	 * policy from the database and hands it to parallel workers with the
+	 * session's settings, which it can only do before the statement enters
+	 * parallel mode.
+	 */
+	bool		seqno_at_statement_start;
+
+	/*
+	 * The rest is optional (NULL: as SELinux does it), for providers whose
+	 * subjects are more than a label (lbac: a label and the role whose
+	 * authorization bounds it).
+	 */
+
+	/*
+	 * Canonical form of a label asked for as a subject (palloc'd); ERROR
+	 * 22023 if invalid.  current is the subject asking (NULL when none),
+	 * whose parts the text may leave out.  NULL: canonicalize.
+	 */
+	char	   *(*canonicalize_subject) (const char *label, const char *current);
+
+	/*
+	 * The subject a session of this login role starts with (palloc'd,
+	 * canonical), whatever the role: the provider alone decides, labelam's
+	 * other sources (labelam.role_label, labelam.default_client_label) are
+	 * not asked.  NULL: those sources are.
+	 */
+	char	   *(*session_subject) (Oid roleid);
+
+	/*
+	 * A decision that needs both labels: may scon change a row's label
+	 * from "from" to "to"?  Asked besides relabelfrom on "from" and
+	 * relabelto on "to", as AVC_DB_TUPLE_RELABELTO in avd->allowed (and
+	 * auditdeny).  NULL: the two single-label permissions decide alone.
+	 */
+	void		(*compute_relabel) (const char *scon, const char *from,
+									const char *to, AvcDecision *avd);
 } AvcProvider;
 
 extern const AvcProvider avc_selinux_provider;
 extern const AvcProvider avc_sepol_provider;
+extern const AvcProvider avc_lbac_provider; /* src/lbac/provider.c */
 
 /* The provider in force (chosen by labelam.provider at start-up). */
 extern const AvcProvider *avc_provider;

@@ -130,19 +130,26 @@ sx_valid(const char *label)
 	return security_check_context_raw(label) == 0;
 }
 
+/* the context of one of the policy's initial SIDs (palloc'd) */
 static char *
-sx_unlabeled(void)
+sx_initial_context(const char *name, const char *what)
 {
 	char	   *con;
 	char	   *result;
 
-	if (security_get_initial_context_raw("unlabeled", &con) < 0)
+	if (security_get_initial_context_raw(name, &con) < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not get the SELinux context of unlabeled objects: %m")));
+				 errmsg("could not get the SELinux context of %s: %m", what)));
 	result = pstrdup(con);
 	freecon(con);
 	return result;
+}
+
+static char *
+sx_unlabeled(void)
+{
+	return sx_initial_context("unlabeled", "unlabeled objects");
 }
 
 static void
@@ -224,6 +231,43 @@ sx_enforcing(void)
 	return selinux_status_getenforce() == 1;
 }
 
+/*
+ * Files: the kernel's own view of the same attribute (an unlabeled file
+ * reads as the policy's "file" context there already).
+ */
+static char *
+sx_file_label(int fd)
+{
+	char	   *con;
+	char	   *result;
+
+	if (fgetfilecon_raw(fd, &con) < 0)
+	{
+		if (errno == ENODATA || errno == ENOTSUP)
+			return NULL;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read the security label of a file: %m")));
+	}
+	result = pstrdup(con);
+	freecon(con);
+	return result;
+}
+
+static int
+sx_set_file_label(int fd, const char *label)
+{
+	if (fsetfilecon_raw(fd, label) < 0)
+		return errno;
+	return 0;
+}
+
+static char *
+sx_file_initial(void)
+{
+	return sx_initial_context("file", "unlabeled files");
+}
+
 static bool
 sx_mls_enabled(void)
 {
@@ -256,6 +300,10 @@ const AvcProvider avc_selinux_provider = {
 	.compute_av = sx_compute_av,
 	.defines = sx_defines,
 	.compute_create = sx_compute_create,
+	.file_label = sx_file_label,
+	.set_file_label = sx_set_file_label,
+	.file_initial = sx_file_initial,
 	.mls_enabled = sx_mls_enabled,
 	.policy_source = sx_policy_source,
+	.object_classes = true,
 };

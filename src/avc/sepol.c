@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include <sys/xattr.h>
+
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
@@ -53,8 +55,9 @@ typedef struct SpSidEntry
 } SpSidEntry;
 
 static HTAB *sp_sidcache = NULL;
+static uint64 sp_sidcache_seqno = 0;	/* sp_cur.seqno of its SIDs */
 
-void
+static void
 sp_sidcache_reset(void)
 {
 	if (sp_sidcache != NULL)
@@ -89,13 +92,6 @@ sp_begin(void)
 	sp_sidcache_reset();
 }
 
-static char *
-sp_peer_label(Port *port)
-{
-	/* The kernel's labels are not ours to interpret here. */
-	return NULL;
-}
-
 /* SID of a context, or false with the reason in sp_msg. */
 static bool
 sp_sid(const char *con, sepol_security_id_t *sid)
@@ -108,7 +104,9 @@ sp_sid(const char *con, sepol_security_id_t *sid)
 	if (len >= SP_SIDCACHE_KEYLEN)
 		return sepol_context_to_sid(con, len, sid) == 0;
 
-	if (sp_sidcache == NULL || hash_get_num_entries(sp_sidcache) >= SP_SIDCACHE_MAX)
+	/* SIDs belong to the SID table of the policy they were made with */
+	if (sp_sidcache == NULL || sp_sidcache_seqno != sp_cur.seqno ||
+		hash_get_num_entries(sp_sidcache) >= SP_SIDCACHE_MAX)
 	{
 		HASHCTL		ctl;
 
@@ -118,6 +116,7 @@ sp_sid(const char *con, sepol_security_id_t *sid)
 		ctl.hcxt = TopMemoryContext;
 		sp_sidcache = hash_create("labelam sepol SIDs", 64, &ctl,
 								  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+		sp_sidcache_seqno = sp_cur.seqno;
 	}
 	e = hash_search(sp_sidcache, con, HASH_FIND, NULL);
 	if (e != NULL)
@@ -386,6 +385,66 @@ sp_compute_create(const char *scon, const char *tcon, AvcClass tclass,
 	return named;
 }
 
+/*
+ * Files: their label is the security.selinux attribute, which the kernel
+ * keeps whether or not it runs SELinux; files without one get the
+ * policy's initial SID "file", as the kernel gives them.
+ */
+#define SP_XATTR_NAME "security.selinux"
+
+/* the initial SID "file" is number 5 in every SELinux policy */
+#define SP_SECINITSID_FILE 5
+
+static char *
+sp_file_label(int fd)
+{
+	char		buf[1024];
+	char	   *value = buf;
+	ssize_t		len;
+
+	len = fgetxattr(fd, SP_XATTR_NAME, buf, sizeof(buf));
+	if (len < 0 && errno == ERANGE)
+	{
+		/* a long label: ask its length, then read it */
+		len = fgetxattr(fd, SP_XATTR_NAME, NULL, 0);
+		if (len > 0)
+		{
+			value = palloc(len + 1);
+			len = fgetxattr(fd, SP_XATTR_NAME, value, len);
+		}
+	}
+	if (len < 0)
+	{
+		if (errno == ENODATA || errno == ENOTSUP)
+			return NULL;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read the security label of a file: %m")));
+	}
+	/* the kernel stores a trailing NUL; setfattr may not */
+	while (len > 0 && value[len - 1] == '\0')
+		len--;
+	if (len == 0)
+		return NULL;
+	return pnstrdup(value, len);
+}
+
+static int
+sp_set_file_label(int fd, const char *label)
+{
+	/* with its NUL, as libselinux's setfilecon writes it */
+	if (fsetxattr(fd, SP_XATTR_NAME, label, strlen(label) + 1, 0) != 0)
+		return errno;
+	return 0;
+}
+
+static char *
+sp_file_initial(void)
+{
+	sp_begin();
+	return sp_sid_text(SP_SECINITSID_FILE);
+}
+
 static bool
 sp_mls_enabled(void)
 {
@@ -410,14 +469,18 @@ const AvcProvider avc_sepol_provider = {
 	.policy_seqno = sp_policy_seqno,
 	.policy_rejected = sp_policy_rejected,
 	.enforcing = sp_enforcing,
-	.peer_label = sp_peer_label,
+	.peer_label = NULL,			/* the kernel's labels are not ours to read */
 	.canonicalize = sp_canonicalize,
 	.valid = sp_valid,
 	.unlabeled = sp_unlabeled,
 	.compute_av = sp_compute_av,
 	.defines = sp_defines,
 	.compute_create = sp_compute_create,
+	.file_label = sp_file_label,
+	.set_file_label = sp_set_file_label,
+	.file_initial = sp_file_initial,
 	.mls_enabled = sp_mls_enabled,
 	.policy_source = sp_policy_source,
+	.object_classes = true,
 };
 

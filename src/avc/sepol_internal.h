@@ -59,9 +59,6 @@ extern void sp_load(const char *path, int elevel);
 extern uint64 sp_policy_seqno(void);
 extern const char *sp_policy_rejected(TimestampTz *when);
 
-/* sepol.c: SIDs belong to the SID table of the policy in force */
-extern void sp_sidcache_reset(void);
-
 /* sepol_shared.c: decisions shared by every backend */
 extern bool sp_shared_lookup(const char *scon, const char *tcon,
 							 AvcClass tclass, AvcDecision *avd);

@@ -286,7 +286,6 @@ sp_load_image(char *image, size_t len, const SepolFileId *id, int elevel)
 		}
 	}
 
-	sp_sidcache_reset();
 	if (sp_cur.pdb)
 	{
 		sepol_sidtab_destroy(sp_cur.sidtab);

@@ -94,7 +94,8 @@ static HTAB *decisions = NULL;
 static bool
 shared_decisions_wanted(void)
 {
-	return avc_shared_decisions > 0 && avc_provider == &avc_sepol_provider;
+	return avc_shared_decisions > 0 && avc_provider != NULL &&
+		strcmp(avc_provider->name, "sepol") == 0;
 }
 
 static Size

@@ -14,15 +14,14 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "am/labelheap.h"
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
 #include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_check_access);
+PG_FUNCTION_INFO_V1(labelam_check_relabel);
 PG_FUNCTION_INFO_V1(labelam_compute_create);
 PG_FUNCTION_INFO_V1(labelam_policy_info);
-PG_FUNCTION_INFO_V1(labelam_avc_stats);
 PG_FUNCTION_INFO_V1(labelam_client_label);
 PG_FUNCTION_INFO_V1(labelam_set_client_label);
 PG_FUNCTION_INFO_V1(labelam_avc_bench);
@@ -60,7 +59,8 @@ text_array_cstrings(ArrayType *arr, int *n, const char *what)
 Datum
 labelam_check_access(PG_FUNCTION_ARGS)
 {
-	char	   *subject = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	char	   *subject = avc_canonicalize_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												   NULL);
 	char	   *object = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	int			n;
 	char	  **names = text_array_cstrings(PG_GETARG_ARRAYTYPE_P(2), &n,
@@ -81,6 +81,22 @@ labelam_check_access(PG_FUNCTION_ARGS)
 	olid = avc_local_id(object);
 	avc_decide(AVC_CLASS_DB_TUPLE, slid, AVC_OBJ_LOCAL, olid, &avd);
 	PG_RETURN_BOOL((avd.allowed & perms) == perms || avd.permissive);
+}
+
+/*
+ * check_relabel(subject, from, to): the provider's rule on changing a row's
+ * label from one label to the other (provider.h's compute_relabel), which
+ * the write path asks besides relabelfrom and relabelto on each.
+ */
+Datum
+labelam_check_relabel(PG_FUNCTION_ARGS)
+{
+	char	   *subject = avc_canonicalize_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												   NULL);
+	char	   *from = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	char	   *to = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(2)));
+
+	PG_RETURN_BOOL(avc_relabel_allowed_text(subject, from, to));
 }
 
 /*
@@ -128,7 +144,8 @@ labelam_intern_label(PG_FUNCTION_ARGS)
 Datum
 labelam_compute_create(PG_FUNCTION_ARGS)
 {
-	char	   *subject = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	char	   *subject = avc_canonicalize_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												   NULL);
 	char	   *parent = avc_canonicalize(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	uint32		slid = avc_local_id(subject);
 	uint32		plid = avc_local_id(parent);
@@ -164,40 +181,6 @@ labelam_policy_info(PG_FUNCTION_ARGS)
 	}
 	else
 		nulls[5] = nulls[6] = true;
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
-}
-
-Datum
-labelam_avc_stats(PG_FUNCTION_ARGS)
-{
-	TupleDesc	tupdesc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
-	uint64		hits,
-				misses,
-				resets,
-				entries;
-
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-
-	/*
-	 * The session's row filter asks the cache once a row: a hidden row's
-	 * label misses where the rows around it hit, so the counts, read around
-	 * "SELECT ... WHERE v BETWEEN lo AND hi", count hidden rows (as the
-	 * statistics counters do, am/channels/counters.c).
-	 */
-	if (!labelheap_selects_every_label(AccessShareLock, true))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to read the decision cache's statistics in this database"),
-				 errdetail("Its hits and misses count the rows of labelheap tables the session's row filter decided, those beyond the reach of its security label included."),
-				 errhint("Only a session that may select every label in labelam.pg_security can read them.")));
-	avc_cache_stats(&hits, &misses, &resets, &entries);
-	values[0] = Int64GetDatum((int64) hits);
-	values[1] = Int64GetDatum((int64) misses);
-	values[2] = Int64GetDatum((int64) resets);
-	values[3] = Int64GetDatum((int64) entries);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

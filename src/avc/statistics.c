@@ -20,22 +20,15 @@
 
 /*
  * The statistics subject: its local id (0 with stats_resolved: none) and
- * its fast path.  Resolved again after a reset of the cache (ids start
- * over) and after either setting it comes from changes.
+ * its fast path.  Resolved again when the decision epoch moves (a reset of
+ * the cache: local ids start over; a new policy or mode) and after either
+ * setting it comes from changes.
  */
 static uint32 avc_stats_lid = 0;
 static bool avc_stats_resolved = false;
+static uint64 avc_stats_epoch = 0;	/* avc_decision_epoch it was resolved at */
 static uint64 avc_stats_fast_object = 0;	/* kind << 32 | object; 0: empty */
 static AvcDecision avc_stats_fast_avd;
-
-/* cache.c forgot its decisions (and, with labels, its local ids) */
-void
-avc_statistics_forget(bool labels)
-{
-	avc_stats_fast_object = 0;
-	if (labels)
-		avc_stats_resolved = false;
-}
 
 /*
  * Assign hook of labelam.statistics_label and labelam.default_client_label:
@@ -61,7 +54,7 @@ avc_statistics_error_context(void *arg)
 static uint32
 avc_statistics_local_id(void)
 {
-	if (!avc_stats_resolved)
+	if (!avc_stats_resolved || avc_stats_epoch != avc_decision_epoch)
 	{
 		const char *setting = avc_statistics_label;
 		const char *name = "labelam.statistics_label";
@@ -94,6 +87,7 @@ avc_statistics_local_id(void)
 			pfree(canon);
 		}
 		avc_stats_resolved = true;
+		avc_stats_epoch = avc_decision_epoch;
 	}
 	return avc_stats_lid;
 }

@@ -7,7 +7,9 @@
  * In order: the label given with SECURITY LABEL FOR selinux ON TABLE; the
  * policy's default for database tables (the sepgsql_contexts file beside
  * the policy, as contrib/sepgsql uses it); labelam.default_table_label.
- * The "selinux" label provider is src/objects/label.c's.
+ * The "selinux" label provider is src/objects/label.c's.  A policy that
+ * labels no objects (provider.h's object_classes: lbac) gives tables no
+ * label, and new rows a label derived from the subject alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,9 +34,11 @@ static char *default_table_label = NULL;
 
 /*
  * Changes whenever a table's label, or the label of the rows a session
- * creates in it, may have changed (avc_table_label_generation).
+ * creates in it, may have changed (avc_table_label_generation), and with
+ * avc_decision_epoch (a new policy or subject).
  */
 static uint64 table_label_generation = 1;
+static uint64 table_label_epoch = 0;	/* avc_decision_epoch last seen */
 
 /* sepgsql_contexts of the policy in force, opened on first use */
 static struct selabel_handle *sehnd = NULL;
@@ -113,6 +117,13 @@ avc_table_label_text(Relation rel)
 	ObjectAddress object;
 	char	   *label;
 
+	/*
+	 * A policy without object classes (lbac) labels rows only: a new row's
+	 * label comes from the subject alone, and tables have none to give.
+	 */
+	if (!avc_provider->object_classes)
+		return pstrdup("");
+
 	ObjectAddressSet(object, RelationRelationId, RelationGetRelid(rel));
 	label = GetSecurityLabel(&object, "selinux");
 	if (label == NULL)
@@ -153,9 +164,9 @@ avc_message_label_text(void)
 /*
  * Something that feeds avc_table_label_text or avc_create_label_text may
  * have changed: a relation's labels or name (relcache invalidation), a
- * schema's name, labelam.default_table_label, the policy or the subject
- * (avc_cache_reset, trusted procedures), or a subtransaction that did any
- * of these aborted.
+ * schema's name, labelam.default_table_label, or a subtransaction that did
+ * any of these aborted.  (A new policy or subject moves avc_decision_epoch,
+ * which avc_table_label_generation follows.)
  */
 void
 avc_table_label_forget(void)
@@ -173,6 +184,11 @@ avc_table_label_generation(void)
 {
 	if (unlikely(avc_revalidate_pending))
 		avc_revalidate();
+	if (unlikely(table_label_epoch != avc_decision_epoch))
+	{
+		table_label_epoch = avc_decision_epoch;
+		table_label_generation++;
+	}
 	return table_label_generation;
 }
 

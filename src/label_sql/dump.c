@@ -65,9 +65,7 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "catalog/namespace.h"
-#include "catalog/partition.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_inherits.h"
 #include "commands/copy.h"
 #include "commands/copyfrom_internal.h"
 #include "commands/defrem.h"
@@ -172,36 +170,16 @@ declared_label_column(Relation rel)
 }
 
 /*
- * Do COPY FROM lines for rel carry a label field?  A labelheap table, or a
- * partitioned table with labelheap partitions (refuse.c keeps a tree from
- * mixing), without a declared label column.
+ * Do COPY FROM lines for rel carry a label field?  A table whose rows carry
+ * labels (labelheap, or partitioned with labelheap partitions) without a
+ * declared label column.
  */
 static bool
 takes_label_field(Relation rel)
 {
-	bool		labeled = false;
-
 	if (!OidIsValid(labelheap_label_column_type()))
 		return false;			/* no labelam in this database */
-	if (is_labelheap_relation(rel))
-		labeled = true;
-	else if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE)
-	{
-		List	   *members = find_all_inheritors(RelationGetRelid(rel),
-												  AccessShareLock, NULL);
-		ListCell   *lc;
-
-		foreach(lc, members)
-		{
-			Relation	member = relation_open(lfirst_oid(lc), NoLock);
-
-			labeled = is_labelheap_relation(member);
-			relation_close(member, NoLock);
-			if (labeled)
-				break;
-		}
-	}
-	return labeled && declared_label_column(rel) == 0;
+	return labelheap_rows_labeled(rel) && declared_label_column(rel) == 0;
 }
 
 typedef struct RestoreColumn

@@ -21,7 +21,9 @@
  *   insert, update, delete, and locking by update), not per table or
  *   column: the MLS policy lets a subject write a table or column only at
  *   its own level, so table-level write checks would confine a
- *   multi-level table to one level.  Reading (db_table/db_column select)
+ *   multi-level table to one level.  The same holds for a partitioned
+ *   table whose leaves are all labelheap tables: rows written through it
+ *   land in the leaves, each decided by its own label (issue 33).  Reading (db_table/db_column select)
  *   and everything about the table as an object (create, drop, setattr,
  *   relabel) is checked as sepgsql checks it.  TRUNCATE of a labelheap
  *   table is decided by its rows' labels (label_set_checks.c).
@@ -33,22 +35,26 @@
  * (sepgsql_avc_check_perms_label, sepgsql_avc_check_perms,
  * sepgsql_avc_trusted_proc, sepgsql_audit_log, sepgsql_getenforce and
  * sepgsql_compute_create follow contrib/sepgsql's uavc.c and selinux.c of
- * PostgreSQL 15.18, the same in 18.6.  Upstream text, checked by
- * scripts/check-drift.py: sepgsql_avc_check_perms_label() sha256 prefix
- * 15: 7fab7661181861aa, 18: 7fab7661181861aa; sepgsql_avc_check_perms()
- * sha256 prefix 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc;
- * sepgsql_avc_trusted_proc() sha256 prefix 15: ad709228ffdaccbf,
- * 18: ad709228ffdaccbf; sepgsql_audit_log() sha256 prefix
- * 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161; sepgsql_getenforce() sha256
- * prefix 15: 6898533bf1dbe163, 18: 6898533bf1dbe163;
- * sepgsql_compute_create() sha256 prefix 15: c4065d08599605c4,
- * 18: c4065d08599605c4)
+ * PostgreSQL 15.18, the same in 18.6.)
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/uavc.c
+ *	  sepgsql_avc_check_perms_label()
+ *		15: 7fab7661181861aa, 18: 7fab7661181861aa
+ *	  sepgsql_avc_check_perms() 15: d11b1a73ed392dbc, 18: d11b1a73ed392dbc
+ *	  sepgsql_avc_trusted_proc() 15: ad709228ffdaccbf, 18: ad709228ffdaccbf
+ *	contrib/sepgsql/selinux.c
+ *	  sepgsql_audit_log() 15: 7497bdf24d4d0161, 18: 7497bdf24d4d0161
+ *	  sepgsql_getenforce() 15: 6898533bf1dbe163, 18: 6898533bf1dbe163
+ *	  sepgsql_compute_create() 15: c4065d08599605c4, 18: c4065d08599605c4
  *
  * -------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_proc.h"
 #include "commands/seclabel.h"
 #include "lib/stringinfo.h"
@@ -74,7 +80,11 @@ decision_enforced(const AvcDecision *avd)
 	return !avd->permissive;
 }
 
-/* contrib/sepgsql's sepgsql_getenforce(): labelam is always enforcing */
+/*
+ * upstream sepgsql_getenforce()
+ *
+ * contrib/sepgsql's sepgsql_getenforce(): labelam is always enforcing
+ */
 bool
 sepgsql_getenforce(void)
 {
@@ -101,7 +111,11 @@ message_name(const char *name)
 	return psprintf("pg_temp%s", p);
 }
 
-/* The audit record of contrib/sepgsql's sepgsql_audit_log (selinux.c). */
+/*
+ * upstream sepgsql_audit_log()
+ *
+ * The audit record of contrib/sepgsql's sepgsql_audit_log (selinux.c).
+ */
 static void
 objects_audit_log(bool denied, bool enforcing, const char *scontext,
 				  const char *tcontext, uint16 tclass, uint32 audited,
@@ -130,6 +144,8 @@ objects_audit_log(bool denied, bool enforcing, const char *scontext,
 }
 
 /*
+ * upstream sepgsql_avc_check_perms_label()
+ *
  * contrib/sepgsql's sepgsql_avc_check_perms_label (uavc.c): may the
  * subject do "required" to an object of tclass labeled tcontext?
  */
@@ -204,7 +220,11 @@ sepgsql_avc_check_perms_label(const char *tcontext,
 	return result;
 }
 
-/* contrib/sepgsql's sepgsql_avc_check_perms (uavc.c) */
+/*
+ * upstream sepgsql_avc_check_perms()
+ *
+ * contrib/sepgsql's sepgsql_avc_check_perms (uavc.c)
+ */
 bool
 sepgsql_avc_check_perms(const ObjectAddress *tobject,
 						uint16 tclass, uint32 required,
@@ -225,6 +245,8 @@ sepgsql_avc_check_perms(const ObjectAddress *tobject,
 }
 
 /*
+ * upstream sepgsql_avc_trusted_proc()
+ *
  * contrib/sepgsql's sepgsql_avc_trusted_proc (uavc.c): the label a
  * function runs with if the policy makes it a trusted procedure (a
  * type_transition of class process from the caller on the function's
@@ -260,7 +282,11 @@ sepgsql_avc_trusted_proc(Oid functionId)
 	return ncontext;
 }
 
-/* contrib/sepgsql's sepgsql_compute_create (selinux.c) */
+/*
+ * upstream sepgsql_compute_create()
+ *
+ * contrib/sepgsql's sepgsql_compute_create (selinux.c)
+ */
 char *
 sepgsql_compute_create(const char *scontext, const char *tcontext,
 					   uint16 tclass, const char *objname)
@@ -274,22 +300,63 @@ sepgsql_compute_create(const char *scontext, const char *tcontext,
 								   objname);
 }
 
+/* a table whose rows are labelheap's: its relkind, if it has a pg_class row */
 static bool
-relation_is_labelheap(Oid relOid)
+relation_is_labelheap_leaf(Oid relOid, char *relkind)
 {
 	HeapTuple	tuple;
 	bool		result = false;
 
+	*relkind = '\0';
 	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relOid));
 	if (HeapTupleIsValid(tuple))
 	{
 		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
 
+		*relkind = form->relkind;
 		result = form->relkind == RELKIND_RELATION &&
 			is_labelheap_am(form->relam);
 		ReleaseSysCache(tuple);
 	}
 	return result;
+}
+
+/*
+ * Are rel's rows decided one by one: a labelheap table, or a partitioned
+ * table whose leaves, at any depth, are all labelheap tables (and there is
+ * at least one)?  Rows written through such a parent are routed to its
+ * leaves, where the storage engine decides each by its own label, as on a
+ * labelheap table; a tree that mixes them stays checked at the parent
+ * (am/ddl/refuse.c refuses to build such trees: a routed row would lose
+ * its label in the other leaves).
+ */
+static bool
+relation_is_labelheap(Oid relOid)
+{
+	char		relkind;
+	List	   *tree;
+	ListCell   *lc;
+	bool		leaves = false;
+
+	if (relation_is_labelheap_leaf(relOid, &relkind))
+		return true;
+	if (relkind != RELKIND_PARTITIONED_TABLE)
+		return false;
+	tree = find_all_inheritors(relOid, NoLock, NULL);
+	foreach(lc, tree)
+	{
+		Oid			member = lfirst_oid(lc);
+
+		if (relation_is_labelheap_leaf(member, &relkind))
+			leaves = true;
+		else if (relkind != RELKIND_PARTITIONED_TABLE)
+		{
+			leaves = false;
+			break;
+		}
+	}
+	list_free(tree);
+	return leaves;
 }
 
 /* labelam's rules on db_table permissions (see the header comment) */

@@ -4,10 +4,13 @@
  * Routines corresponding to database objects
  *
  * Copied from PostgreSQL 15.18, contrib/sepgsql/database.c (whole file;
- * contrib/sepgsql/database.c sha256 prefix 15: ead8d67075097a27, 18:
- * 7e22b92ccdacc612, scripts/check-drift.py; 18.6's differs from 15.18's in
- * only its copyright line differs), into labelam's object checks
- * (objects.h).  labelam's changes: none but the includes.
+ * 18.6's differs from 15.18's only in its copyright line), into labelam's
+ * object checks (objects.h).  labelam's changes: none but the includes.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/database.c
+ *	  (whole file) 15: ead8d67075097a27, 18: 7e22b92ccdacc612
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *

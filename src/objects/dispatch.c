@@ -11,20 +11,27 @@
  *
  * contrib/sepgsql cannot be loaded beside labelam: both would own the
  * "selinux" label provider and decide the same objects twice; labelam
- * does what sepgsql does (README, "Objects"), so start-up is refused.
+ * does what sepgsql does (doc/objects.md), so start-up is refused.
+ *
+ * A trusted session (avc/trusted.c) decides the checks of a maintenance
+ * command it sends itself with its own label (objects_object_access,
+ * objects_exec_check_perms, objects_utility_start, objects_relabel), with
+ * its label narrowed to its clearance everywhere else.
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
- * (objects_object_access, objects_exec_check_perms and the utility
+ * (object_access_checks, objects_exec_check_perms and the utility
  * checks follow sepgsql_object_access, sepgsql_exec_check_perms and
  * sepgsql_utility_command of PostgreSQL 15.18, contrib/sepgsql/hooks.c;
  * 18.6's sepgsql_exec_check_perms also passes the RTEPermissionInfo list,
  * which objects_exec_check_perms does on every major (the executor hook's
- * arguments, src/hooks.c).  Upstream text, checked by
- * scripts/check-drift.py: sepgsql_object_access() sha256 prefix
- * 15: 69cf7cd3a2fa2c7d, 18: 69cf7cd3a2fa2c7d; sepgsql_exec_check_perms()
- * sha256 prefix 15: 5c0c0a9383158f4c, 18: 138de363ddd79125;
- * sepgsql_utility_command() sha256 prefix 15: daf3c251df80565e,
- * 18: daf3c251df80565e)
+ * arguments, src/hooks.c).)
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/hooks.c
+ *	  sepgsql_object_access() 15: 69cf7cd3a2fa2c7d, 18: 69cf7cd3a2fa2c7d
+ *	  sepgsql_exec_check_perms() 15: 5c0c0a9383158f4c, 18: 138de363ddd79125
+ *	  sepgsql_utility_command() 15: daf3c251df80565e, 18: daf3c251df80565e
  *
  * -------------------------------------------------------------------------
  */
@@ -79,14 +86,15 @@ objects_active(void)
 	return objects_enabled && avc_client_label() != NULL;
 }
 
-/* contrib/sepgsql's sepgsql_object_access (hooks.c), plus large objects */
-void
-objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
-					  int subId, void *arg)
+/*
+ * upstream sepgsql_object_access()
+ *
+ * contrib/sepgsql's sepgsql_object_access (hooks.c), plus large objects
+ */
+static void
+object_access_checks(ObjectAccessType access, Oid classId, Oid objectId,
+					 int subId, void *arg)
 {
-	if (!objects_active())
-		return;
-
 	switch (access)
 	{
 		case OAT_POST_CREATE:
@@ -258,13 +266,95 @@ objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	}
 }
 
-/* contrib/sepgsql's sepgsql_exec_check_perms (hooks.c) */
+/*
+ * labelam: a trusted session (avc/trusted.c) decides the object checks of
+ * the maintenance command it sent with its own label (creating, altering,
+ * relabeling and dropping objects of every level; avc_maintenance_begin
+ * says whether this is such a command), with its label narrowed to its
+ * clearance everywhere else.  Never with its own label: function execution
+ * and schema search (reads, which the narrowed label makes as the own one
+ * does), and large objects, which built-in functions in expressions
+ * (lo_create, lo_unlink in a CHECK constraint or a default) reach without
+ * a command of their own.
+ */
+static bool
+maintenance_check(ObjectAccessType access, Oid classId)
+{
+	return access != OAT_FUNCTION_EXECUTE && access != OAT_NAMESPACE_SEARCH &&
+		classId != LargeObjectRelationId;
+}
+
+void
+objects_object_access(ObjectAccessType access, Oid classId, Oid objectId,
+					  int subId, void *arg)
+{
+	bool		widened;
+
+	if (!objects_active())
+		return;
+	if (!maintenance_check(access, classId))
+	{
+		object_access_checks(access, classId, objectId, subId, arg);
+		return;
+	}
+	widened = avc_maintenance_begin(1);
+	PG_TRY();
+	{
+		object_access_checks(access, classId, objectId, subId, arg);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * SECURITY LABEL FOR selinux (sepgsql_object_relabel), as a maintenance
+ * command's check (above); large objects excepted.
+ */
+static void
+objects_relabel(const ObjectAddress *object, const char *seclabel)
+{
+	bool		widened = object->classId != LargeObjectRelationId &&
+		avc_maintenance_begin(1);
+
+	PG_TRY();
+	{
+		sepgsql_object_relabel(object, seclabel);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * upstream sepgsql_exec_check_perms()
+ *
+ * contrib/sepgsql's sepgsql_exec_check_perms (hooks.c)
+ */
 bool
 objects_exec_check_perms(List *rangeTabls, List *rteperminfos, bool abort)
 {
+	bool		widened;
+	bool		result;
+
 	if (!objects_active())
 		return true;
-	return sepgsql_dml_privileges(rangeTabls, rteperminfos, abort);
+	/* labelam: COPY FROM of a maintenance command (see above) */
+	widened = avc_maintenance_begin(1);
+	PG_TRY();
+	{
+		result = sepgsql_dml_privileges(rangeTabls, rteperminfos, abort);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+	return result;
 }
 
 /*
@@ -354,20 +444,42 @@ check_configuration(const char *name)
 }
 
 /*
+ * upstream sepgsql_utility_command()
+ *
  * Before a utility command: remember what post-create hooks need
  * (CREATE DATABASE's template), check module loading.  The result goes
  * back to objects_utility_end, also on error.
  */
+static void utility_checks(Node *parsetree);
+
 void *
 objects_utility_start(PlannedStmt *pstmt)
 {
-	Node	   *parsetree = pstmt->utilityStmt;
 	ObjectsContext *save = palloc(sizeof(ObjectsContext));
-	ListCell   *cell;
+	bool		widened;
 
 	*save = objects_context;
 	if (!objects_active())
 		return save;
+
+	/* labelam: a maintenance command's checks (see objects_object_access) */
+	widened = avc_maintenance_begin(1);
+	PG_TRY();
+	{
+		utility_checks(pstmt->utilityStmt);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+	return save;
+}
+
+static void
+utility_checks(Node *parsetree)
+{
+	ListCell   *cell;
 
 	objects_context.cmdtype = nodeTag(parsetree);
 	switch (nodeTag(parsetree))
@@ -443,7 +555,6 @@ objects_utility_start(PlannedStmt *pstmt)
 		default:
 			break;
 	}
-	return save;
 }
 
 void
@@ -454,6 +565,26 @@ objects_utility_end(void *saved)
 		objects_context = *(ObjectsContext *) saved;
 		pfree(saved);
 	}
+}
+
+/*
+ * labelam.object_checks: SELinux's object classes mean nothing to a
+ * provider without them (lbac): say so rather than decide every object as
+ * unlabeled.  ALTER SYSTEM and SET refuse it; in postgresql.conf it is
+ * logged (WARNING) and ignored, at start-up and at a reload.
+ */
+static bool
+objects_checks_check(bool *newval, void **extra, GucSource source)
+{
+	if (*newval && !avc_object_classes())
+	{
+		GUC_check_errcode(ERRCODE_FEATURE_NOT_SUPPORTED);
+		GUC_check_errmsg("labelam.object_checks cannot be on with labelam.provider = lbac");
+		GUC_check_errdetail("The lbac provider's model labels rows only; SELinux object classes (databases, schemas, tables, columns, functions ...) do not apply.");
+		GUC_check_errhint("Set labelam.object_checks = off, or use the selinux or sepol provider.");
+		return false;
+	}
+	return true;
 }
 
 void
@@ -467,13 +598,20 @@ objects_init(void)
 				 errdetail("Both would label and check the same database objects through the \"selinux\" label provider."),
 				 errhint("Remove sepgsql from shared_preload_libraries: labelam makes sepgsql's checks.")));
 
+	/*
+	 * The boot value must be in the variable before it is defined (assert-
+	 * enabled servers check it): on, unless the provider in force labels
+	 * no objects (lbac), whose check refuses it.
+	 */
+	objects_enabled = avc_object_classes();
 	DefineCustomBoolVariable("labelam.object_checks",
 							 "Label database objects and check access to them (SE-PostgreSQL's object classes).",
-							 "Off: labelam decides rows only.",
+							 "Off: labelam decides rows only.  Cannot be on with "
+							 "labelam.provider = lbac, whose model labels rows only.",
 							 &objects_enabled,
-							 true,
+							 objects_enabled,
 							 PGC_SIGHUP, 0,
-							 NULL, NULL, NULL);
+							 objects_checks_check, NULL, NULL);
 
 	DefineCustomBoolVariable("sepgsql.debug_audit",
 							 "Log every decision on a database object the session asks for, allowed ones too.",
@@ -483,5 +621,5 @@ objects_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
-	register_label_provider(SEPGSQL_LABEL_TAG, sepgsql_object_relabel);
+	register_label_provider(SEPGSQL_LABEL_TAG, objects_relabel);
 }

@@ -3,18 +3,21 @@
  * src/objects/dml.c
  * Routines to handle DML permission checks
  *
- * Copied from PostgreSQL 15.18, contrib/sepgsql/dml.c (whole file;
- * contrib/sepgsql/dml.c sha256 prefix 15: 58e929b044ac1824, 18:
- * 7d94c47e0eb81bf6, scripts/check-drift.py; 18.6's differs from 15.18's in
- * the permission loop over RTEPermissionInfo and bms_next_member, followed
- * in #if PG_VERSION_NUM blocks), into labelam's object checks
- * (objects.h).  labelam's changes: DML on system catalogs is decided by
+ * Copied from PostgreSQL 15.18, contrib/sepgsql/dml.c (whole file; 18.6's
+ * differs from 15.18's in the permission loop over RTEPermissionInfo and
+ * bms_next_member, followed in #if PG_VERSION_NUM blocks), into labelam's
+ * object checks (objects.h).  labelam's changes: DML on system catalogs is decided by
  *	  the policy (their label) instead of being refused outright;
  *	  materialized views and foreign tables are checked as tables;
  *	  the permissions asked of a table and its columns pass through
  *	  objects_table_required/objects_column_required (check.c: rows of a
  *	  labelheap table are written under their own labels); inserts check
  *	  the sequences of identity columns (objects_sequence_identity).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/dml.c
+ *	  (whole file) 15: 58e929b044ac1824, 18: 7d94c47e0eb81bf6
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *

@@ -5,8 +5,8 @@
  *	  their argument: decided per object through checked twins.
  *
  * nextval, currval, setval, lastval, pg_sequence_last_value, lo_open,
- * lo_get, lo_put and lo_export are built into the server; fmgr calls
- * built-ins without asking needs_fmgr_hook, so no hook sees their
+ * lo_get, lo_put, lo_import and lo_export are built into the server; fmgr
+ * calls built-ins without asking needs_fmgr_hook, so no hook sees their
  * argument.  labelam therefore (the twins are labelam.checked_nextval and
  * so on, which EXPLAIN VERBOSE shows):
  *
@@ -26,15 +26,21 @@
  *    the database, and a sequence function is refused; nextval is let
  *    through (COPY FROM draws column defaults from sequences, and under
  *    the MLS policy next_value is a read): such draws are not decided
- *    (README, "Objects").
+ *    (doc/objects.md).
  *
  * A large object opened for reading or writing is decided when it is
  * opened (lo_open's mode: db_blob read, or read and write), which covers
  * loread, lowrite, lo_lseek and lo_truncate on the descriptor.
  *
+ * lo_import and lo_export read and write server files: their twins are
+ * src/files/large_objects.c's, rewritten whether object checks are on or
+ * not, and reached without a twin they are refused there (the file cannot
+ * be decided).
+ *
  * The statistics counters that count rows before labelheap filters them
- * (pg_stat_get_tuples_returned and the like, src/am/channels/counters.c) have twins
- * too, which return NULL where the counts would include rows beyond the
+ * (pg_stat_get_tuples_returned and the like, listed once in
+ * src/am/channels/counterlist.h, decided in src/am/channels/counters.c) have
+ * twins too, which return NULL where the counts would include rows beyond the
  * session's reach, and so has pg_logical_emit_message, whose twin notes the
  * label of the message's writer for logical decoding
  * (src/am/replication/message.c).  Their calls are rewritten whether object
@@ -75,14 +81,17 @@
 
 /*
  * Twins of objects' own are rewritten while object checks are on; the
- * others (labelheap's: the statistics counters of am/channels/counters.c,
- * pg_logical_emit_message of am/replication/message.c) always, and
- * reached without their twin they are decided there, not here.
+ * others always, and reached without their twin they are decided where
+ * they belong, not here: the statistics counters (am/channels/counters.c),
+ * lo_import and lo_export, which read and write server files
+ * (files/large_objects.c), and pg_logical_emit_message
+ * (am/replication/message.c).
  */
 typedef enum CheckedKind
 {
 	CHECKED_OBJECT,
 	CHECKED_COUNTER,
+	CHECKED_FILES,
 	CHECKED_MESSAGE
 } CheckedKind;
 
@@ -107,19 +116,13 @@ static const CheckedFunction checked_functions[] = {
 	{F_LO_GET_OID, "lo_get", "checked_lo_get", 1, {OIDOID}},
 	{F_LO_GET_OID_INT8_INT4, "lo_get", "checked_lo_get", 3, {OIDOID, INT8OID, INT4OID}},
 	{F_LO_PUT, "lo_put", "checked_lo_put", 3, {OIDOID, INT8OID, BYTEAOID}},
-	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}},
-	{F_PG_STAT_GET_TUPLES_RETURNED, "pg_stat_get_tuples_returned", "checked_pg_stat_get_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_TUPLES_FETCHED, "pg_stat_get_tuples_fetched", "checked_pg_stat_get_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_BLOCKS_FETCHED, "pg_stat_get_blocks_fetched", "checked_pg_stat_get_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_BLOCKS_HIT, "pg_stat_get_blocks_hit", "checked_pg_stat_get_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_TUPLES_RETURNED, "pg_stat_get_xact_tuples_returned", "checked_pg_stat_get_xact_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_TUPLES_FETCHED, "pg_stat_get_xact_tuples_fetched", "checked_pg_stat_get_xact_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_BLOCKS_FETCHED, "pg_stat_get_xact_blocks_fetched", "checked_pg_stat_get_xact_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_XACT_BLOCKS_HIT, "pg_stat_get_xact_blocks_hit", "checked_pg_stat_get_xact_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_TUPLES_RETURNED, "pg_stat_get_db_tuples_returned", "checked_pg_stat_get_db_tuples_returned", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_TUPLES_FETCHED, "pg_stat_get_db_tuples_fetched", "checked_pg_stat_get_db_tuples_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_BLOCKS_FETCHED, "pg_stat_get_db_blocks_fetched", "checked_pg_stat_get_db_blocks_fetched", 1, {OIDOID}, CHECKED_COUNTER},
-	{F_PG_STAT_GET_DB_BLOCKS_HIT, "pg_stat_get_db_blocks_hit", "checked_pg_stat_get_db_blocks_hit", 1, {OIDOID}, CHECKED_COUNTER},
+	{F_LO_IMPORT_TEXT, "lo_import", "checked_lo_import", 1, {TEXTOID}, CHECKED_FILES},
+	{F_LO_IMPORT_TEXT_OID, "lo_import", "checked_lo_import", 2, {TEXTOID, OIDOID}, CHECKED_FILES},
+	{F_LO_EXPORT, "lo_export", "checked_lo_export", 2, {OIDOID, TEXTOID}, CHECKED_FILES},
+#define LABELHEAP_COUNTER(name, builtin, database) \
+	{builtin, #name, "checked_" #name, 1, {OIDOID}, CHECKED_COUNTER},
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER
 #if PG_VERSION_NUM >= 170000
 	{LABELAM_F_EMIT_MESSAGE_TEXT, "pg_logical_emit_message", "checked_logical_emit_message", 4, {BOOLOID, TEXTOID, TEXTOID, BOOLOID}, CHECKED_MESSAGE},
 	{LABELAM_F_EMIT_MESSAGE_BYTEA, "pg_logical_emit_message", "checked_logical_emit_message", 4, {BOOLOID, TEXTOID, BYTEAOID, BOOLOID}, CHECKED_MESSAGE},
@@ -314,15 +317,6 @@ check_every_blob(uint32 perms, const char *fname)
 	table_close(rel, AccessShareLock);
 }
 
-/* a statistics counter with a twin (am/channels/counters.c decides it untwinned) */
-bool
-objects_counter_builtin(Oid functionId)
-{
-	const CheckedFunction *f = checked_function(functionId);
-
-	return f != NULL && f->kind == CHECKED_COUNTER;
-}
-
 /*
  * step 3: the built-in reached without its twin: libpq's large-object
  * interface (the fast-path protocol, which calls functions by OID), psql's
@@ -336,7 +330,7 @@ objects_function_execute(Oid functionId)
 {
 	const CheckedFunction *f = checked_function(functionId);
 
-	/* labelheap's are decided with object checks off too, by labelheap */
+	/* the others are decided with object checks off too, where they belong */
 	if (f == NULL || f->kind != CHECKED_OBJECT || f->builtin == F_NEXTVAL)
 		return;
 	switch (f->builtin)
@@ -349,9 +343,6 @@ objects_function_execute(Oid functionId)
 		case F_LO_GET_OID:
 		case F_LO_GET_OID_INT8_INT4:
 			check_every_blob(SEPG_DB_BLOB__READ, f->name);
-			return;
-		case F_LO_EXPORT:
-			check_every_blob(SEPG_DB_BLOB__READ | SEPG_DB_BLOB__EXPORT, f->name);
 			return;
 	}
 	ereport(ERROR,
@@ -372,8 +363,8 @@ objects_function_execute(Oid functionId)
  * execute on its label) are made on the built-in, so that GRANT, REVOKE
  * and labels on it keep their meaning.
  */
-static void
-twin_enter(FunctionCallInfo fcinfo, Oid builtin)
+void
+objects_twin_enter(FunctionCallInfo fcinfo, Oid builtin)
 {
 	AclResult	aclresult;
 
@@ -427,8 +418,8 @@ check_sequence(Oid seqid, uint32 perm)
 	pfree(audit_name);
 }
 
-static void
-check_blob(Oid blobId, uint32 perms)
+void
+objects_check_blob(Oid blobId, uint32 perms)
 {
 	ObjectAddress object;
 	char	   *audit_name;
@@ -448,7 +439,7 @@ PG_FUNCTION_INFO_V1(labelam_nextval);
 Datum
 labelam_nextval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_NEXTVAL);
+	objects_twin_enter(fcinfo, F_NEXTVAL);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__NEXT_VALUE);
 	last_sequence = PG_GETARG_OID(0);
 	return nextval_oid(fcinfo);
@@ -458,7 +449,7 @@ PG_FUNCTION_INFO_V1(labelam_currval);
 Datum
 labelam_currval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_CURRVAL);
+	objects_twin_enter(fcinfo, F_CURRVAL);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__GET_VALUE);
 	return currval_oid(fcinfo);
 }
@@ -467,7 +458,7 @@ PG_FUNCTION_INFO_V1(labelam_setval);
 Datum
 labelam_setval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, PG_NARGS() == 3 ? F_SETVAL_REGCLASS_INT8_BOOL : F_SETVAL_REGCLASS_INT8);
+	objects_twin_enter(fcinfo, PG_NARGS() == 3 ? F_SETVAL_REGCLASS_INT8_BOOL : F_SETVAL_REGCLASS_INT8);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__SET_VALUE);
 	return PG_NARGS() == 3 ? setval3_oid(fcinfo) : setval_oid(fcinfo);
 }
@@ -477,7 +468,7 @@ PG_FUNCTION_INFO_V1(labelam_lastval);
 Datum
 labelam_lastval(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_LASTVAL);
+	objects_twin_enter(fcinfo, F_LASTVAL);
 	if (OidIsValid(last_sequence))
 		check_sequence(last_sequence, SEPG_DB_SEQUENCE__GET_VALUE);
 	return lastval(fcinfo);
@@ -487,7 +478,7 @@ PG_FUNCTION_INFO_V1(labelam_pg_sequence_last_value);
 Datum
 labelam_pg_sequence_last_value(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_PG_SEQUENCE_LAST_VALUE);
+	objects_twin_enter(fcinfo, F_PG_SEQUENCE_LAST_VALUE);
 	check_sequence(PG_GETARG_OID(0), SEPG_DB_SEQUENCE__GET_VALUE);
 	return pg_sequence_last_value(fcinfo);
 }
@@ -499,11 +490,11 @@ labelam_lo_open(PG_FUNCTION_ARGS)
 	int32		mode = PG_GETARG_INT32(1);
 	uint32		perms = SEPG_DB_BLOB__READ;
 
-	twin_enter(fcinfo, F_LO_OPEN);
+	objects_twin_enter(fcinfo, F_LO_OPEN);
 	/* a descriptor opened for writing also reads (inv_api.c) */
 	if (mode & INV_WRITE)
 		perms |= SEPG_DB_BLOB__WRITE;
-	check_blob(PG_GETARG_OID(0), perms);
+	objects_check_blob(PG_GETARG_OID(0), perms);
 	return be_lo_open(fcinfo);
 }
 
@@ -511,8 +502,8 @@ PG_FUNCTION_INFO_V1(labelam_lo_get);
 Datum
 labelam_lo_get(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, PG_NARGS() == 3 ? F_LO_GET_OID_INT8_INT4 : F_LO_GET_OID);
-	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ);
+	objects_twin_enter(fcinfo, PG_NARGS() == 3 ? F_LO_GET_OID_INT8_INT4 : F_LO_GET_OID);
+	objects_check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ);
 	return PG_NARGS() == 3 ? be_lo_get_fragment(fcinfo) : be_lo_get(fcinfo);
 }
 
@@ -520,8 +511,8 @@ PG_FUNCTION_INFO_V1(labelam_lo_put);
 Datum
 labelam_lo_put(PG_FUNCTION_ARGS)
 {
-	twin_enter(fcinfo, F_LO_PUT);
-	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__WRITE);
+	objects_twin_enter(fcinfo, F_LO_PUT);
+	objects_check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__WRITE);
 	return be_lo_put(fcinfo);
 }
 
@@ -536,7 +527,7 @@ counter_twin(FunctionCallInfo fcinfo, Oid builtin, bool database,
 {
 	Oid			oid = PG_GETARG_OID(0);
 
-	twin_enter(fcinfo, builtin);
+	objects_twin_enter(fcinfo, builtin);
 	if (!(database ? labelheap_db_counters_visible(oid) :
 		  labelheap_counters_visible(oid)))
 		PG_RETURN_NULL();
@@ -551,27 +542,10 @@ labelam_##counter(PG_FUNCTION_ARGS) \
 	return counter_twin(fcinfo, builtin, database, counter); \
 }
 
-COUNTER_TWIN(pg_stat_get_tuples_returned, F_PG_STAT_GET_TUPLES_RETURNED, false)
-COUNTER_TWIN(pg_stat_get_tuples_fetched, F_PG_STAT_GET_TUPLES_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_blocks_fetched, F_PG_STAT_GET_BLOCKS_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_blocks_hit, F_PG_STAT_GET_BLOCKS_HIT, false)
-COUNTER_TWIN(pg_stat_get_xact_tuples_returned, F_PG_STAT_GET_XACT_TUPLES_RETURNED, false)
-COUNTER_TWIN(pg_stat_get_xact_tuples_fetched, F_PG_STAT_GET_XACT_TUPLES_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_xact_blocks_fetched, F_PG_STAT_GET_XACT_BLOCKS_FETCHED, false)
-COUNTER_TWIN(pg_stat_get_xact_blocks_hit, F_PG_STAT_GET_XACT_BLOCKS_HIT, false)
-COUNTER_TWIN(pg_stat_get_db_tuples_returned, F_PG_STAT_GET_DB_TUPLES_RETURNED, true)
-COUNTER_TWIN(pg_stat_get_db_tuples_fetched, F_PG_STAT_GET_DB_TUPLES_FETCHED, true)
-COUNTER_TWIN(pg_stat_get_db_blocks_fetched, F_PG_STAT_GET_DB_BLOCKS_FETCHED, true)
-COUNTER_TWIN(pg_stat_get_db_blocks_hit, F_PG_STAT_GET_DB_BLOCKS_HIT, true)
-
-PG_FUNCTION_INFO_V1(labelam_lo_export);
-Datum
-labelam_lo_export(PG_FUNCTION_ARGS)
-{
-	twin_enter(fcinfo, F_LO_EXPORT);
-	check_blob(PG_GETARG_OID(0), SEPG_DB_BLOB__READ | SEPG_DB_BLOB__EXPORT);
-	return be_lo_export(fcinfo);
-}
+#define LABELHEAP_COUNTER(name, builtin, database) \
+	COUNTER_TWIN(name, builtin, database)
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER
 
 /*
  * pg_logical_emit_message (am/replication/message.c notes who writes the
@@ -580,7 +554,7 @@ labelam_lo_export(PG_FUNCTION_ARGS)
 static Datum
 message_twin(FunctionCallInfo fcinfo, Oid builtin, PGFunction emit)
 {
-	twin_enter(fcinfo, builtin);
+	objects_twin_enter(fcinfo, builtin);
 	labelheap_message_before_write(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	return emit(fcinfo);
 }

@@ -23,17 +23,18 @@
  * sepgsql_object_relabel, quote_object_name, exec_object_restorecon and
  * sepgsql_restorecon follow contrib/sepgsql/label.c of PostgreSQL 15.18;
  * 18.6's quote_object_name no longer frees quote_identifier()'s results,
- * a cleanup the copy need not follow.  Upstream text, checked by
- * scripts/check-drift.py: sepgsql_needs_fmgr_hook() sha256 prefix
- * 15: 014da9ff3eb20dd6, 18: 014da9ff3eb20dd6; sepgsql_fmgr_hook() sha256
- * prefix 15: 01d4966459f4736a, 18: 01d4966459f4736a; sepgsql_get_label()
- * sha256 prefix 15: 7d18aeccc3151b20, 18: 7d18aeccc3151b20;
- * sepgsql_object_relabel() sha256 prefix 15: 7294792b996235bc,
- * 18: 7294792b996235bc; quote_object_name() sha256 prefix
- * 15: 57eb172de3e776c9, 18: d6e2eed41fdf5d32; exec_object_restorecon()
- * sha256 prefix 15: 3b9a3e7ff67819dd, 18: 3b9a3e7ff67819dd;
- * sepgsql_restorecon() sha256 prefix 15: b007c2382c1a0c53,
- * 18: b007c2382c1a0c53)
+ * a cleanup the copy need not follow.)
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/label.c
+ *	  sepgsql_needs_fmgr_hook() 15: 014da9ff3eb20dd6, 18: 014da9ff3eb20dd6
+ *	  sepgsql_fmgr_hook() 15: 01d4966459f4736a, 18: 01d4966459f4736a
+ *	  sepgsql_get_label() 15: 7d18aeccc3151b20, 18: 7d18aeccc3151b20
+ *	  sepgsql_object_relabel() 15: 7294792b996235bc, 18: 7294792b996235bc
+ *	  quote_object_name() 15: 57eb172de3e776c9, 18: d6e2eed41fdf5d32
+ *	  exec_object_restorecon() 15: 3b9a3e7ff67819dd, 18: 3b9a3e7ff67819dd
+ *	  sepgsql_restorecon() 15: b007c2382c1a0c53, 18: b007c2382c1a0c53
  *
  * -------------------------------------------------------------------------
  */
@@ -64,6 +65,7 @@
 #include "utils/memutils.h"
 
 #include "avc/avc.h"
+#include "avc/avc_files.h"
 #include "avc/avc_objects.h"
 #include "objects/objects.h"
 
@@ -81,7 +83,11 @@ sepgsql_get_client_label(void)
 	return (char *) label;
 }
 
-/* contrib/sepgsql's sepgsql_get_label: the object's label, or unlabeled */
+/*
+ * upstream sepgsql_get_label()
+ *
+ * contrib/sepgsql's sepgsql_get_label: the object's label, or unlabeled
+ */
 char *
 sepgsql_get_label(Oid classId, Oid objectId, int32 subId)
 {
@@ -94,13 +100,22 @@ sepgsql_get_label(Oid classId, Oid objectId, int32 subId)
 }
 
 /*
+ * upstream sepgsql_object_relabel()
+ *
  * SECURITY LABEL FOR selinux: contrib/sepgsql's sepgsql_object_relabel,
  * plus large objects.  With labelam.object_checks off, labels are only
- * validated (as labelam 0.1 did for tables).
+ * validated (as labelam 0.1 did for tables); under a provider without
+ * object classes (lbac) they are refused.
  */
 void
 sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
 {
+	/* labelam: a policy that labels no objects (lbac) has no such labels */
+	if (!avc_object_classes())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("SECURITY LABEL FOR selinux does not apply under labelam.provider = lbac"),
+				 errdetail("The lbac provider's model labels rows only, not database objects.")));
 	if (seclabel)
 		(void) avc_canonicalize(seclabel);	/* ERROR 22023 if invalid */
 
@@ -154,6 +169,8 @@ sepgsql_object_relabel(const ObjectAddress *object, const char *seclabel)
 /* ---- trusted procedures ---- */
 
 /*
+ * upstream sepgsql_needs_fmgr_hook()
+ *
  * contrib/sepgsql's sepgsql_needs_fmgr_hook: a function that is a trusted
  * procedure, or that the subject may not execute, goes through fmgr_hook
  * (which refuses it with the audit record).
@@ -193,7 +210,11 @@ typedef struct TrustedCall
 	AvcSubjectSave saved;
 } TrustedCall;
 
-/* contrib/sepgsql's sepgsql_fmgr_hook, on the avc's subject */
+/*
+ * upstream sepgsql_fmgr_hook()
+ *
+ * contrib/sepgsql's sepgsql_fmgr_hook, on the avc's subject
+ */
 void
 objects_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *private)
 {
@@ -259,14 +280,16 @@ objects_fmgr(FmgrHookEventType event, FmgrInfo *flinfo, Datum *private)
 
 /*
  * Parallel workers take the session's label (labelam.session_label), not
- * a trusted procedure's: queries run inside one execute without workers
- * (Gather runs its plan in the leader).  This clears the flag on the plan
- * itself, so a cached plan stays serial for later executions too.
+ * a trusted procedure's, nor the read ceiling of a file being written
+ * (src/files): queries run inside either execute without workers (Gather
+ * runs its plan in the leader).  This clears the flag on the plan itself,
+ * so a cached plan stays serial for later executions too.
  */
 void
 objects_executor_start(QueryDesc *queryDesc)
 {
-	if (avc_subject_pushed() && queryDesc->plannedstmt->parallelModeNeeded)
+	if ((avc_subject_pushed() || avc_read_ceiling_active()) &&
+		queryDesc->plannedstmt->parallelModeNeeded)
 		queryDesc->plannedstmt->parallelModeNeeded = false;
 }
 
@@ -329,7 +352,11 @@ sepgsql_mcstrans_out(PG_FUNCTION_ARGS)
 
 /* ---- sepgsql_restorecon: default labels from sepgsql_contexts ---- */
 
-/* contrib/sepgsql's quote_object_name (label.c) */
+/*
+ * upstream quote_object_name()
+ *
+ * contrib/sepgsql's quote_object_name (label.c)
+ */
 static char *
 quote_object_name(const char *src1, const char *src2,
 				  const char *src3, const char *src4)
@@ -371,6 +398,8 @@ quote_object_name(const char *src1, const char *src2,
 }
 
 /*
+ * upstream exec_object_restorecon()
+ *
  * contrib/sepgsql's exec_object_restorecon (label.c): give every object of
  * a catalog its default label; labelam also labels materialized views,
  * foreign tables (db_table) and large objects (db_blob).
@@ -577,6 +606,7 @@ exec_object_restorecon(struct selabel_handle *sehnd, Oid catalogId)
  * superuser, and each relabel is checked (relabelfrom, relabelto).
  */
 PG_FUNCTION_INFO_V1(sepgsql_restorecon);
+/* upstream sepgsql_restorecon() */
 Datum
 sepgsql_restorecon(PG_FUNCTION_ARGS)
 {

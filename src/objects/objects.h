@@ -9,7 +9,7 @@
  * call the interface below, which sepgsql's sepgsql.h declared and which
  * check.c, label.c and dispatch.c implement on labelam's avc (src/avc).
  * Permission bits are numbered as sepgsql numbers them, and so are
- * labelam's (avc.c's names are in the same order).
+ * labelam's (avc/classes.c's names are in the same order).
  *
  * Portions Copyright (c) 2010-2022, PostgreSQL Global Development Group
  * (the permission definitions and declarations below are sepgsql.h's)
@@ -240,6 +240,13 @@ extern void objects_blob_post_create(Oid blobId);
 extern void objects_blob_drop(Oid blobId);
 extern void objects_blob_relabel(Oid blobId, const char *seclabel);
 
+/*
+ * Until called again with NULL, the large objects this backend creates get
+ * the label they would get at the level of level_of, checked for db_blob
+ * { create import } (src/files: lo_import of a labeled file).
+ */
+extern void objects_blob_label_from(const char *level_of);
+
 /* object_label.c */
 extern char *objects_label(Oid classId, Oid objectId, int32 subId);
 extern void objects_label_forget(void);
@@ -259,8 +266,15 @@ struct Query;
 extern void objects_planner(struct Query *parse);
 extern bool objects_function_calls_checked(Oid functionId);
 extern void objects_function_execute(Oid functionId);
-extern bool objects_counter_builtin(Oid functionId);
 extern void objects_functions_forget(void);
+
+/*
+ * For the twins (also src/files/large_objects.c's): the checks PostgreSQL
+ * and the policy make on calling the built-in, once per call site; and
+ * the decision on a large object.
+ */
+extern void objects_twin_enter(FunctionCallInfo fcinfo, Oid builtin);
+extern void objects_check_blob(Oid blobId, uint32 perms);
 
 /* dispatch.c */
 extern void objects_init(void);

@@ -3,15 +3,18 @@
  * src/objects/proc.c
  * Routines corresponding to procedure objects
  *
- * Copied from PostgreSQL 15.18, contrib/sepgsql/proc.c (whole file;
- * contrib/sepgsql/proc.c sha256 prefix 15: 2bc283a5572156ee, 18:
- * 9874e32386ba89b5, scripts/check-drift.py; 18.6's differs from 15.18's
- * only in its copyright line), into labelam's object checks
- * (objects.h).  labelam's changes: the includes, and in
+ * Copied from PostgreSQL 15.18, contrib/sepgsql/proc.c (whole file; 18.6's
+ * differs from 15.18's only in its copyright line), into labelam's object
+ * checks (objects.h).  labelam's changes: the includes, and in
  * sepgsql_proc_setattr ALTER FUNCTION ... SET SCHEMA asks for add_name on
  * the schema the function enters; sepgsql asks for it on the schema it
  * leaves (which remove_name already asked about), so a function could be
  * moved into a schema its session may not add names to.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/proc.c
+ *	  (whole file) 15: 2bc283a5572156ee, 18: 9874e32386ba89b5
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *

@@ -4,13 +4,16 @@
  * Routines corresponding to relation/attribute objects
  *
  * Copied from PostgreSQL 15.18, contrib/sepgsql/relation.c (whole file;
- * contrib/sepgsql/relation.c sha256 prefix 15: 5b7ab02cce7bc0ae, 18:
- * b07b5fb3529ac0ff, scripts/check-drift.py; 18.6's differs from 15.18's in
- * only its copyright line differs), into labelam's object checks
- * (objects.h).  labelam's changes: materialized views and foreign tables are db_table objects
- *	  (sepgsql leaves them unlabeled and unchecked: a copy of rows or a way
+ * 18.6's differs from 15.18's only in its copyright line), into labelam's
+ * object checks (objects.h).  labelam's changes: materialized views and
+ *	  foreign tables are db_table objects (sepgsql leaves them unlabeled and unchecked: a copy of rows or a way
  *	  out of the server each); sepgsql_relation_truncate asks
  *	  objects_table_required (check.c) which permissions TRUNCATE needs.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/relation.c
+ *	  (whole file) 15: 5b7ab02cce7bc0ae, 18: b07b5fb3529ac0ff
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *

@@ -4,15 +4,18 @@
  * Routines corresponding to schema objects
  *
  * Copied from PostgreSQL 15.18, contrib/sepgsql/schema.c (whole file;
- * contrib/sepgsql/schema.c sha256 prefix 15: 0ef07a79a4c50e26, 18:
- * 7f78e040976624a6, scripts/check-drift.py; 18.6's differs from 15.18's in
- * appendStringInfoString for an appendStringInfo "%s", not followed (same
- * result)), into labelam's object checks
- * (objects.h).  labelam's changes: a session's temporary TOAST
+ * 18.6's differs from 15.18's in appendStringInfoString for an
+ * appendStringInfo "%s", not followed (same result)), into labelam's object
+ * checks (objects.h).  labelam's changes: a session's temporary TOAST
  *	  schema (pg_toast_temp_N) is labeled as its temporary schema
  *	  (pg_temp), which policies name; sepgsql asks for "pg_toast_temp",
  *	  which Debian's policy does not name, so creating a temporary table
  *	  needed schema creation rights.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	contrib/sepgsql/schema.c
+ *	  (whole file) 15: 0ef07a79a4c50e26, 18: 7f78e040976624a6
  *
  * Copyright (c) 2010-2022, PostgreSQL Global Development Group
  *

@@ -10,7 +10,7 @@
  * relabeling it are contrib/sepgsql's checks (dml.c, relation.c).  The
  * sequence functions nextval, currval and setval are built into the server
  * and called without a hook that sees their argument: they are not decided
- * per sequence yet (README, "Objects").
+ * per sequence yet (doc/objects.md).
  *
  * -------------------------------------------------------------------------
  */

@@ -281,8 +281,8 @@ ok($absent <= 100000, "without hidden rows the search ends at the visible maximu
 as('r_s3', 'INSERT INTO e_labelheap VALUES (5000000)');
 # (with a hidden row present the probes are off for s0, so the search ends
 # at the histogram's last bound rather than the visible maximum: that the
-# table holds rows beyond s0's reach is the existence channel README
-# documents, never their values)
+# table holds rows beyond s0's reach is the existence channel that
+# doc/security-model.md documents, never their values)
 my $hidden = as('r_s0', "SELECT search_max('e_labelheap')");
 ok($hidden <= 100000 && $hidden >= $absent - 1000,
 	"attack: binary search on EXPLAIN estimates does not converge to a hidden maximum ($hidden)");

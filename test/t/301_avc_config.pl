@@ -62,8 +62,10 @@ $node->start;
 my ($rc, $out, $err) = $node->psql('postgres', 'SELECT 1');
 isnt($rc, 0, 'a session without a label is refused');
 like($err, qr/FATAL:  no security label for role "\w+"/, 'FATAL says why');
-like($err, qr/HINT:  Add a row to labelam\.role_label or set labelam\.default_client_label\./,
-	'and names the settings');
+like($err, qr/DETAIL:  .*labelam is not installed in database "postgres" \(so labelam\.role_label gives no label there\)/,
+	'and says that labelam.role_label cannot give one in a database without the extension');
+like($err, qr/HINT:  Set labelam\.default_client_label in postgresql\.conf\./,
+	'and names the setting that can');
 
 # a database without the extension still honours the default label
 $node->append_conf('postgresql.conf',
@@ -92,6 +94,7 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION labelam;
 	CREATE ROLE u_user LOGIN;
 	CREATE ROLE u_bad LOGIN;
+	CREATE ROLE u_none LOGIN;
 	GRANT USAGE ON SCHEMA labelam TO u_user;
 	INSERT INTO labelam.role_label VALUES
 		('u_user', 'user_u:user_r:user_t:s0'),
@@ -106,6 +109,16 @@ like($err, qr/FATAL:  invalid security label "user_u:user_r:no_such_t:s0".*CONTE
 ($rc, $out, $err) = $node->psql('postgres', 'SELECT 1',
 	extra_params => [ '-U', 'u_user' ], connstr => 'options=-clabelam.session_label=unconfined_u:unconfined_r:unconfined_t:s0');
 isnt($rc, 0, 'the session label cannot be chosen at connection');
+
+# where the extension is installed, a role without a row is pointed at it
+$node->append_conf('postgresql.conf', "labelam.default_client_label = ''");
+$node->reload;
+($rc, $out, $err) = $node->psql('postgres', 'SELECT 1', extra_params => [ '-U', 'u_none' ]);
+like($err, qr/FATAL:  no security label for role "u_none".*HINT:  Add a row to labelam\.role_label or set labelam\.default_client_label\./s,
+	'a role without a row in a database with the extension: the hint names labelam.role_label');
+$node->append_conf('postgresql.conf',
+	"labelam.default_client_label = 'unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023'");
+$node->reload;
 
 # a policy file broken while the server runs: the last policy loaded stays
 # in force (as the kernel keeps its policy when load_policy fails), the

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# avc_oracle.py POLICY COUNT SEED -- an independent oracle for labelam's
+# test/t/avc_oracle.py POLICY COUNT SEED -- an independent oracle for labelam's
 # db_tuple decisions: samples COUNT (subject, object) context pairs valid in
 # the binary SELinux policy POLICY and prints, for each, what the policy
 # allows, computed with setools (the library behind sesearch and seinfo),

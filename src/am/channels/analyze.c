@@ -32,7 +32,8 @@
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 
-#include "am/labelheap_int.h"
+#include "am/channels/channels.h"
+#include "am/tuple_label.h"
 #include "avc/avc.h"
 
 bool

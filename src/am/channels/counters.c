@@ -14,9 +14,9 @@
  * relation and per database.  A binary search on the counts of
  * "SELECT ... WHERE v BETWEEN lo AND hi" finds a hidden value.
  *
- * The built-ins that return these counts are called through checked twins
- * (objects/functions.c rewrites their calls when a query is planned, the
- * pg_stat_* views' included), which return NULL
+ * The built-ins that return these counts (counterlist.h) are called through
+ * checked twins (objects/functions.c rewrites their calls when a query is
+ * planned, the pg_stat_* views' included), which return NULL
  *
  *	- for a labelheap table holding a label the session may not select,
  *	  or that held one before a TRUNCATE (label_set_counted.c), and for
@@ -30,6 +30,10 @@
  * and hits count every backend's buffers, and pg_stat_statements', whose
  * buffer columns count every statement's, are refused in such a database
  * (labelheap_counters_object_access).
+ *
+ * labelam.avc_stats() is refused in such a database too: the decision
+ * cache's hits and misses count the labels of the rows the row filter
+ * decided, hidden ones' included.
  *
  * A table locked by someone else (ALTER TABLE's AccessExclusiveLock) is not
  * waited for: a monitoring query over every table must not block; its
@@ -46,6 +50,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
@@ -58,7 +63,6 @@
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "avc/avc.h"
-#include "objects/objects.h"
 
 
 /* the table whose rows relid's counters count: itself, or an index's */
@@ -123,21 +127,27 @@ labelheap_db_counters_visible(Oid dbid)
 
 /*
  * The built-ins refused when reached without a twin (see the header): the
- * counters that have twins (objects/functions.c lists them), and those
- * that count every backend's buffers, which have none.
+ * counters that have twins (counterlist.h), and those that count every
+ * backend's buffers, which have none.
  */
 static bool
 is_counter_builtin(Oid funcid)
 {
+	switch (funcid)
+	{
+#define LABELHEAP_COUNTER(name, builtin, database) case builtin:
+#include "am/channels/counterlist.h"
+#undef LABELHEAP_COUNTER
 #ifdef F_PG_STAT_GET_IO
-	if (funcid == F_PG_STAT_GET_IO)
-		return true;
+		case F_PG_STAT_GET_IO:
 #endif
 #ifdef F_PG_STAT_GET_BACKEND_IO
-	if (funcid == F_PG_STAT_GET_BACKEND_IO)
-		return true;
+		case F_PG_STAT_GET_BACKEND_IO:
 #endif
-	return objects_counter_builtin(funcid);
+			return true;
+		default:
+			return false;
+	}
 }
 
 /*
@@ -189,4 +199,43 @@ labelheap_counters_object_access(ObjectAccessType access, Oid classId,
 						get_func_name(objectId)),
 				 errdetail("Its counts include rows and pages of labelheap tables beyond the reach of the session's security label."),
 				 errhint("Per-table counters are shown in SQL queries for tables whose every row the session may select; pg_stat_io and pg_stat_statements are for sessions that may select every label.")));
+}
+
+/*
+ * labelam.avc_stats(): the decision cache's hits, misses, resets and
+ * entries (avc/cache.c), for a session that may select every label.
+ */
+PG_FUNCTION_INFO_V1(labelam_avc_stats);
+Datum
+labelam_avc_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+	uint64		hits,
+				misses,
+				resets,
+				entries;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	/*
+	 * The session's row filter asks the cache once a row: a hidden row's
+	 * label misses where the rows around it hit, so the counts, read around
+	 * "SELECT ... WHERE v BETWEEN lo AND hi", count hidden rows (as the
+	 * statistics counters do).
+	 */
+	if (!labelheap_selects_every_label(AccessShareLock, true))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to read the decision cache's statistics in this database"),
+				 errdetail("Its hits and misses count the rows of labelheap tables the session's row filter decided, those beyond the reach of its security label included."),
+				 errhint("Only a session that may select every label in labelam.pg_security can read them.")));
+	avc_cache_stats(&hits, &misses, &resets, &entries);
+	values[0] = Int64GetDatum((int64) hits);
+	values[1] = Int64GetDatum((int64) misses);
+	values[2] = Int64GetDatum((int64) resets);
+	values[3] = Int64GetDatum((int64) entries);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

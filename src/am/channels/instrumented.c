@@ -36,7 +36,8 @@
  * without ANALYZE starts the executor only to describe the plan
  * (EXEC_FLAG_EXPLAIN_ONLY) and reads nothing; its estimates keep to what
  * the session may see (planner.c, analyze.c).  What remains (timing,
- * pg_stat_statements' buffer columns) is in README, "Covert channels".
+ * pg_stat_statements' buffer columns) is in doc/security-model.md,
+ * "Covert channels that remain".
  *
  *-------------------------------------------------------------------------
  */
@@ -50,7 +51,7 @@
 
 #include "am/label_set/label_set.h"
 #include "am/labelheap_hooks.h"
-#include "am/labelheap_int.h"
+#include "am/read/frames.h"
 #include "avc/avc.h"
 
 

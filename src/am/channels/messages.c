@@ -31,7 +31,8 @@
 #include "utils/elog.h"
 #include "utils/memutils.h"
 
-#include "am/labelheap_int.h"
+#include "am/channels/channels.h"
+#include "am/labelheap_hooks.h"
 #include "avc/avc.h"
 
 

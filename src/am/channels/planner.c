@@ -40,7 +40,8 @@
 #include "utils/rel.h"
 
 #include "am/label_set/label_set.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "avc/avc.h"
 
 

@@ -7,8 +7,9 @@
  *
  * Invariant: no SQL-reachable path hands a session the contents of rows of
  * a labelheap table except through the AM (filtered), other than the
- * paths documented as storage-level trust (README, "Storage-level trust").
- * Two such paths exist in PostgreSQL 15 and its contrib:
+ * paths documented as storage-level trust (doc/security-model.md,
+ * "Storage-level trust").
+ * Four such paths exist in PostgreSQL 15 and its contrib:
  *
  *	1. The TOAST relation of a labelheap table is a plain heap (TOAST rows
  *	   carry no labels, see handler.c), so a query or COPY naming
@@ -38,7 +39,8 @@
  * by the decoding session's label (src/am/replication); what a walsender
  * may do besides is src/am/replication/walsender.c's.
  *
- * What is not refused here and why (README "Storage-level trust"):
+ * What is not refused here and why (doc/security-model.md, "Storage-level
+ * trust"):
  * physical replication, server files and programs, C functions and
  * untrusted languages, and configuration are storage-level trust; amcheck
  * reports only where corruption is, not values; pg_relpages reports a
@@ -75,7 +77,8 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "avc/avc.h"
 #include "label_store/label_store_int.h"
 

@@ -4,13 +4,16 @@
  *	  What labelheap's copies of heap's index build scans (index_build.c,
  *	  index_validate.c) share: reading without heap_getnext()'s check that
  *	  the relation is heap's, progress, and the strict check on every row
- *	  they index (also used by rewrite.c for CLUSTER and VACUUM FULL).
+ *	  they index (also used by copy_for_cluster.c for CLUSTER and VACUUM FULL).
  *
  * labelheap_build_blocks_done() is heapam_scan_get_blocks_done() of
  * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c (the same in
- * 18.6), renamed.  Upstream text, checked by scripts/check-drift.py:
- * heapam_scan_get_blocks_done() sha256 prefix 15: b08cb72ad3a5e1b7,
- * 18: b08cb72ad3a5e1b7.
+ * 18.6), renamed.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam_handler.c
+ *	  heapam_scan_get_blocks_done() 15: b08cb72ad3a5e1b7, 18: b08cb72ad3a5e1b7
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -24,7 +27,9 @@
 #include "access/tableam.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/read/frames.h"
+#include "am/tuple_label.h"
 #include "avc/avc.h"
 
 /*
@@ -50,6 +55,8 @@ labelheap_build_getnext(TableScanDesc scan, TupleTableSlot *scratch)
 }
 
 /*
+ * upstream heapam_scan_get_blocks_done()
+ *
  * Return the number of blocks that have been read by this scan since
  * starting.  This is meant for progress reporting rather than be fully
  * accurate: in a parallel scan, workers can be concurrently reading blocks

@@ -36,7 +36,9 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 
 bool		labelheap_allow_unlabel = false;
 

@@ -17,10 +17,13 @@
  * previously returned page/tuple", TestForOldSnapshot and the loop's first
  * iteration; 17 and 18: the "continue_page" iteration), followed by what
  * heap_getnextslot() does with the row, src/backend/access/heap/heapam.c,
- * PostgreSQL 15.18 and 18.6 (17 is 18's).  Upstream text, checked by
- * scripts/check-drift.py: heapgettup_pagemode() sha256 prefix
- * 15: f0a0bdbfe87909cf, 18: 58fa428b15b6aba7; heap_getnextslot() sha256
- * prefix 15: d712d872588105a1, 18: d712d872588105a1.
+ * PostgreSQL 15.18 and 18.6 (17 is 18's).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  heapgettup_pagemode() 15: f0a0bdbfe87909cf, 18: 58fa428b15b6aba7
+ *	  heap_getnextslot() 15: d712d872588105a1, 18: d712d872588105a1
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -57,6 +60,7 @@ labelheap_heap_next_on_page(HeapScanDesc scan, int next, TupleTableSlot *slot)
 	Assert(next < scan->rs_ntuples);
 	Assert(BufferGetBlockNumber(scan->rs_cbuf) == scan->rs_cblock);
 
+	/* upstream heapgettup_pagemode(): its next row within the page */
 #if PG_VERSION_NUM < 170000
 	TestForOldSnapshot(scan->rs_base.rs_snapshot, scan->rs_base.rs_rd, page);
 #endif
@@ -68,7 +72,9 @@ labelheap_heap_next_on_page(HeapScanDesc scan, int next, TupleTableSlot *slot)
 	tuple->t_len = ItemIdGetLength(lpp);
 	ItemPointerSet(&(tuple->t_self), scan->rs_cblock, lineoff);
 	scan->rs_cindex = next;
+	/* end of upstream heapgettup_pagemode() */
 
+	/* upstream heap_getnextslot(): what it does with the row */
 	pgstat_count_heap_getnext(scan->rs_base.rs_rd);
 
 	ExecStoreBufferHeapTuple(tuple, slot, scan->rs_cbuf);

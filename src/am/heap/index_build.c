@@ -20,9 +20,13 @@
  *
  * Copied from PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c,
  * heapam_index_build_range_scan() (the same in 18.6), changed where marked
- * "labelam:".  Upstream text, checked by scripts/check-drift.py:
- * heapam_index_build_range_scan() sha256 prefix 15: da69c7be5faf555d,
- * 18: da69c7be5faf555d.
+ * "labelam:".
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam_handler.c
+ *	  heapam_index_build_range_scan()
+ *		15: da69c7be5faf555d, 18: da69c7be5faf555d
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -47,9 +51,11 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
 #include "avc/avc.h"
 
+/* upstream heapam_index_build_range_scan() */
 double
 labelheap_index_build_range_scan(Relation heapRelation,
 							  Relation indexRelation,

@@ -12,9 +12,12 @@
  * Copied from PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c,
  * heapam_index_validate_scan(), changed where marked "labelam:"; 18.6's
  * passes tuplesort_getdatum()'s copy argument and no longer frees the
- * datum (#if PG_VERSION_NUM blocks).  Upstream text, checked by
- * scripts/check-drift.py: heapam_index_validate_scan() sha256 prefix
- * 15: 8be44819f8ede490, 18: e03b38178a30850e.
+ * datum (#if PG_VERSION_NUM blocks).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam_handler.c
+ *	  heapam_index_validate_scan() 15: 8be44819f8ede490, 18: e03b38178a30850e
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -35,9 +38,11 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
 #include "pg_compat.h"
 
+/* upstream heapam_index_validate_scan() */
 void
 labelheap_index_validate_scan(Relation heapRelation,
 						   Relation indexRelation,

@@ -18,11 +18,14 @@
  * visibility-map handling kept under #ifndef HEAP_INSERT_BLKREF_VM (the
  * minor releases that lock the VM page before the critical section and
  * register it in the WAL record define that block reference; 15.18 does
- * neither).  scripts/check-drift.py compares these functions with each
- * major's source; upstream text sha256 prefixes:
- *	  heap_insert() sha256 prefix 15: 5c121bc7faa36af9, 18: 173bad7d537ff412
- *	  heap_prepare_insert() sha256 prefix 15: 254e9bee4ab8f668, 18: 254e9bee4ab8f668
- *	  log_heap_new_cid() sha256 prefix 15: 5259c87d069a28be, 18: 934bc0b9c754fe7d
+ * neither).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  heap_insert() 15: 5c121bc7faa36af9, 18: 173bad7d537ff412
+ *	  heap_prepare_insert() 15: 254e9bee4ab8f668, 18: 254e9bee4ab8f668
+ *	  log_heap_new_cid() 15: 5259c87d069a28be, 18: 934bc0b9c754fe7d
  *
  * Portions Copyright (c) 1996-2025, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -47,10 +50,12 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "am/labelheap_int.h"
+#include "am/heap/heap.h"
 #include "pg_compat.h"
 
 /*
+ * upstream heap_prepare_insert()
+ *
  * heap_prepare_insert (heapam.c, PostgreSQL 18.6) less the toaster: the
  * caller's tuple is final.
  */
@@ -79,9 +84,12 @@ prepare_insert(Relation relation, HeapTuple tup, TransactionId xid,
 	HeapTupleHeaderSetCmin(tup->t_data, cid);
 	HeapTupleHeaderSetXmax(tup->t_data, 0); /* for cleanliness */
 	tup->t_tableOid = RelationGetRelid(relation);
+	/* labelam: no toaster: the caller's tuple is final, nothing returned */
 }
 
 /*
+ * upstream log_heap_new_cid()
+ *
  * log_heap_new_cid (heapam.c, PostgreSQL 18.6): combo CIDs for logical
  * decoding of catalog-like relations (user_catalog_table).  update.c's
  * heap_update uses it too.
@@ -155,6 +163,8 @@ labelheap_log_heap_new_cid(Relation relation, HeapTuple tup)
 }
 
 /*
+ * upstream heap_insert()
+ *
  * heap_insert (heapam.c, PostgreSQL 18.6) for a tuple that needs no TOAST
  * work: labelheap's toasted tuples.  Like heap_insert, it fills in the
  * header fields and tup->t_self.
@@ -177,7 +187,7 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 	Assert(HeapTupleHeaderGetNatts(tup->t_data) <=
 		   RelationGetNumberOfAttributes(relation));
 
-	/* AssertHasSnapshotForToast (18) */
+	/* labelam: AssertHasSnapshotForToast() of 18, which 15 lacks */
 	Assert(!IsNormalProcessingMode() ||
 		   !OidIsValid(relation->rd_rel->reltoastrelid) ||
 		   HaveRegisteredOrActiveSnapshot());
@@ -325,6 +335,7 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 		 * write the whole page to the xlog, we don't need to store
 		 * xl_heap_header in the xlog.
 		 */
+		/* labelam: 0, HEAP_INSERT_BLKREF_HEAP of 17.12 and 18.6 (not in 15) */
 		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD | bufflags);
 		XLogRegisterBufData(0, (char *) &xlhdr, SizeOfHeapHeader);
 		/* PG73FORMAT: write bitmap [+ padding] [+ oid] + data */
@@ -376,4 +387,5 @@ labelheap_insert_final(Relation relation, HeapTuple tup, CommandId cid,
 
 	/* Note: speculative insertions are counted too, even if aborted later */
 	pgstat_count_heap_insert(relation, 1);
+	/* labelam: heaptup is tup (no toaster): nothing to copy back or free */
 }

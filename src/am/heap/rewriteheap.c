@@ -7,10 +7,10 @@
  * rewriteheap.c's raw_heap_insert runs heap's toaster on every copy with an
  * out-of-line value (or over TOAST_TUPLE_THRESHOLD), which would fetch the
  * values back and rebuild the header without the label, and its state is
- * private to its file.  So this is that file, used by rewrite.c for every
- * tuple: raw_heap_insert without the toaster (the caller's tuple is final:
- * rewrite.c formed it with its label and toasted it itself, toast.c), the
- * rest unchanged.  The new heap's pages, the update chains, the freezing,
+ * private to its file.  So this is that file, used by copy_for_cluster.c
+ * for every tuple: raw_heap_insert without the toaster (the caller's tuple
+ * is final: copy_for_cluster.c formed it with its label and toasted it
+ * itself, toast.c), the rest unchanged.  The new heap's pages, the update chains, the freezing,
  * the full-page WAL records and the logical rewrite mappings (a table with
  * user_catalog_table, while a logical slot exists) are heap's: the mapping
  * files have the format rewriteheap.h declares and are read, replayed
@@ -32,19 +32,22 @@
  * bulk_write.h's do for 15 exactly as 15.18's rewriteheap.c did; 15 has
  * no dclist (ilist.h, 16), given below as a dlist with its count (15.18's
  * RewriteMappingFile had both), and RelFileNode for RelFileLocator; 17
- * has no PG_LOGICAL_MAPPINGS_DIR.  scripts/check-drift.py compares the
- * copied functions with each major's source; upstream text sha256
- * prefixes:
- *	  begin_heap_rewrite() sha256 prefix 15: 82cf11483a12a032, 18: d207589d02573bd2
- *	  end_heap_rewrite() sha256 prefix 15: ba11bb9b6ee47d8c, 18: 26329552b12db4d9
- *	  rewrite_heap_tuple() sha256 prefix 15: bf11f77c0d71c277, 18: bf11f77c0d71c277
- *	  rewrite_heap_dead_tuple() sha256 prefix 15: 126f361ebe2c61fa, 18: 126f361ebe2c61fa
- *	  raw_heap_insert() sha256 prefix 15: 1adce95a0f8750c2, 18: db7f4c640081a3b4
- *	  logical_begin_heap_rewrite() sha256 prefix 15: a20bbb603a4483c0, 18: a20bbb603a4483c0
- *	  logical_heap_rewrite_flush_mappings() sha256 prefix 15: 09df264cbdb163f0, 18: 73dc36a025e1dc25
- *	  logical_end_heap_rewrite() sha256 prefix 15: 786963a338af87f8, 18: 786963a338af87f8
- *	  logical_rewrite_log_mapping() sha256 prefix 15: 1e795cae58785ed4, 18: eb453004c4199b4a
- *	  logical_rewrite_heap_tuple() sha256 prefix 15: 83cbbb46a9914566, 18: a9047f7ddd32f14e
+ * has no PG_LOGICAL_MAPPINGS_DIR.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/rewriteheap.c
+ *	  begin_heap_rewrite() 15: 82cf11483a12a032, 18: d207589d02573bd2
+ *	  end_heap_rewrite() 15: ba11bb9b6ee47d8c, 18: 26329552b12db4d9
+ *	  rewrite_heap_tuple() 15: bf11f77c0d71c277, 18: bf11f77c0d71c277
+ *	  rewrite_heap_dead_tuple() 15: 126f361ebe2c61fa, 18: 126f361ebe2c61fa
+ *	  raw_heap_insert() 15: 1adce95a0f8750c2, 18: db7f4c640081a3b4
+ *	  logical_begin_heap_rewrite() 15: a20bbb603a4483c0, 18: a20bbb603a4483c0
+ *	  logical_heap_rewrite_flush_mappings()
+ *		15: 09df264cbdb163f0, 18: 73dc36a025e1dc25
+ *	  logical_end_heap_rewrite() 15: 786963a338af87f8, 18: 786963a338af87f8
+ *	  logical_rewrite_log_mapping() 15: 1e795cae58785ed4, 18: eb453004c4199b4a
+ *	  logical_rewrite_heap_tuple() 15: 83cbbb46a9914566, 18: a9047f7ddd32f14e
  *
  * Portions Copyright (c) 1996-2025, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994-5, Regents of the University of California
@@ -72,7 +75,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/heap/heap.h"
 
 #if PG_VERSION_NUM >= 170000
 #include "storage/bulk_write.h"
@@ -255,6 +258,8 @@ static void logical_end_heap_rewrite(LabelheapRewriteState state);
 
 
 /*
+ * upstream begin_heap_rewrite()
+ *
  * Begin a rewrite of a table
  *
  * old_heap		old, locked heap relation tuples will be read from
@@ -327,6 +332,8 @@ labelheap_begin_heap_rewrite(Relation old_heap, Relation new_heap,
 }
 
 /*
+ * upstream end_heap_rewrite()
+ *
  * End a rewrite.
  *
  * state and any other resources are freed.
@@ -365,6 +372,8 @@ labelheap_end_heap_rewrite(LabelheapRewriteState state)
 }
 
 /*
+ * upstream rewrite_heap_tuple()
+ *
  * Add a tuple to the new heap.
  *
  * Visibility information is copied from the original tuple, except that
@@ -569,6 +578,8 @@ labelheap_rewrite_heap_tuple(LabelheapRewriteState state,
 }
 
 /*
+ * upstream rewrite_heap_dead_tuple()
+ *
  * Register a dead tuple with an ongoing rewrite. Dead tuples are not
  * copied to the new table, but we still make note of them so that we
  * can release some resources earlier.
@@ -621,6 +632,8 @@ labelheap_rewrite_heap_dead_tuple(LabelheapRewriteState state,
 }
 
 /*
+ * upstream raw_heap_insert()
+ *
  * Insert a tuple to the new relation.  This has to track heap_insert
  * and its subsidiary functions!
  *
@@ -639,10 +652,10 @@ raw_heap_insert(LabelheapRewriteState state, HeapTuple tup)
 	HeapTuple	heaptup;
 
 	/*
-	 * labelheap: no toaster.  The caller's tuple is final: rewrite.c formed
-	 * it with its label and toasted it itself (toast.c, with the options
-	 * heap's toaster gets here), and heap's toaster would rebuild its header
-	 * without the label.
+	 * labelam: no toaster.  The caller's tuple is final: copy_for_cluster.c
+	 * formed it with its label and toasted it itself (toast.c, with the
+	 * options heap's toaster gets here), and heap's toaster would rebuild its
+	 * header without the label.
 	 */
 	heaptup = tup;
 
@@ -712,6 +725,7 @@ raw_heap_insert(LabelheapRewriteState state, HeapTuple tup)
 
 		onpage_tup->t_ctid = tup->t_self;
 	}
+	/* labelam: heaptup is tup (no toaster): nothing to free */
 }
 
 /* ------------------------------------------------------------------------
@@ -764,6 +778,8 @@ raw_heap_insert(LabelheapRewriteState state, HeapTuple tup)
  */
 
 /*
+ * upstream logical_begin_heap_rewrite()
+ *
  * Do preparations for logging logical mappings during a rewrite if
  * necessary. If we detect that we don't need to log anything we'll prevent
  * any further action by the various logical rewrite functions.
@@ -814,6 +830,8 @@ logical_begin_heap_rewrite(LabelheapRewriteState state)
 }
 
 /*
+ * upstream logical_heap_rewrite_flush_mappings()
+ *
  * Flush all logical in-memory mappings to disk, but don't fsync them yet.
  */
 static void
@@ -912,6 +930,8 @@ logical_heap_rewrite_flush_mappings(LabelheapRewriteState state)
 }
 
 /*
+ * upstream logical_end_heap_rewrite()
+ *
  * Logical remapping part of end_heap_rewrite().
  */
 static void
@@ -942,6 +962,8 @@ logical_end_heap_rewrite(LabelheapRewriteState state)
 }
 
 /*
+ * upstream logical_rewrite_log_mapping()
+ *
  * Log a single (old->new) mapping for 'xid'.
  */
 static void
@@ -1005,6 +1027,8 @@ logical_rewrite_log_mapping(LabelheapRewriteState state, TransactionId xid,
 }
 
 /*
+ * upstream logical_rewrite_heap_tuple()
+ *
  * Perform logical remapping for a tuple that's mapped from old_tid to
  * new_tuple->t_self by rewrite_heap_tuple() if necessary for the tuple.
  */

@@ -29,24 +29,26 @@
  * before the critical section and register them in the WAL records define
  * those block references: 17.12 and 18.6), summarizing indexes and
  * TU_UpdateIndexes from 16, lock-failure logging from 18.
- * scripts/check-drift.py compares these functions with each major's
- * source; upstream text sha256 prefixes:
- *	  heap_update() sha256 prefix 15: 483005a5d97e9ede, 18: d2823fff177d0929
- *	  UpdateXmaxHintBits() sha256 prefix 15: 0c2ee74ff926686e, 18: 0c2ee74ff926686e
- *	  compute_infobits() sha256 prefix 15: 39fca12a8ab8b8b1, 18: 39fca12a8ab8b8b1
- *	  xmax_infomask_changed() sha256 prefix 15: 8ea273a176437b84, 18: c75e537ea007f9e4
- *	  get_mxact_status_for_lock() sha256 prefix 15: 1064bb0d013da3cc, 18: 1064bb0d013da3cc
- *	  GetMultiXactIdHintBits() sha256 prefix 15: 15bb8609774c444b, 18: 15bb8609774c444b
- *	  MultiXactIdGetUpdateXid() sha256 prefix 15: 64db29816bb690ab, 18: 64db29816bb690ab
- *	  DoesMultiXactIdConflict() sha256 prefix 15: e6898230d455a9a0, 18: e6898230d455a9a0
- *	  Do_MultiXactIdWait() sha256 prefix 15: 638e35e72d17b4ec, 18: ec0783279ec1f9e4
- *	  MultiXactIdWait() sha256 prefix 15: 022662eeda13c649, 18: a83016cae292e747
- *	  heap_acquire_tuplock() sha256 prefix 15: 18fbb31e0250d842, 18: b9a1f66d23340bb6
- *	  compute_new_xmax_infomask() sha256 prefix 15: 707a8ef92dc985c6, 18: 707a8ef92dc985c6
- *	  heap_attr_equals() sha256 prefix 15: 2fd3c9aaa0b797aa, 18: c54f31e69b787fb5
- *	  HeapDetermineColumnsInfo() sha256 prefix 15: 732d51584fc82242, 18: 7192ba39f2fc1665
- *	  ExtractReplicaIdentity() sha256 prefix 15: 5b62b11de6ace835, 18: 5b62b11de6ace835
- *	  log_heap_update() sha256 prefix 15: f89aa9ccb748920e, 18: 826af237f02664ce
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  heap_update() 15: 483005a5d97e9ede, 18: d2823fff177d0929
+ *	  UpdateXmaxHintBits() 15: 0c2ee74ff926686e, 18: 0c2ee74ff926686e
+ *	  compute_infobits() 15: 39fca12a8ab8b8b1, 18: 39fca12a8ab8b8b1
+ *	  xmax_infomask_changed() 15: 8ea273a176437b84, 18: c75e537ea007f9e4
+ *	  get_mxact_status_for_lock() 15: 1064bb0d013da3cc, 18: 1064bb0d013da3cc
+ *	  GetMultiXactIdHintBits() 15: 15bb8609774c444b, 18: 15bb8609774c444b
+ *	  MultiXactIdGetUpdateXid() 15: 64db29816bb690ab, 18: 64db29816bb690ab
+ *	  DoesMultiXactIdConflict() 15: e6898230d455a9a0, 18: e6898230d455a9a0
+ *	  Do_MultiXactIdWait() 15: 638e35e72d17b4ec, 18: ec0783279ec1f9e4
+ *	  MultiXactIdWait() 15: 022662eeda13c649, 18: a83016cae292e747
+ *	  heap_acquire_tuplock() 15: 18fbb31e0250d842, 18: b9a1f66d23340bb6
+ *	  compute_new_xmax_infomask() 15: 707a8ef92dc985c6, 18: 707a8ef92dc985c6
+ *	  heap_attr_equals() 15: 2fd3c9aaa0b797aa, 18: c54f31e69b787fb5
+ *	  HeapDetermineColumnsInfo() 15: 732d51584fc82242, 18: 7192ba39f2fc1665
+ *	  ExtractReplicaIdentity() 15: 5b62b11de6ace835, 18: 5b62b11de6ace835
+ *	  log_heap_update() 15: f89aa9ccb748920e, 18: 826af237f02664ce
  *
  * Portions Copyright (c) 1996-2025, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -79,7 +81,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap_int.h"
+#include "am/heap/heap.h"
 #include "pg_compat.h"
 
 /*
@@ -193,6 +195,8 @@ static const int MultiXactStatusLock[MaxMultiXactStatus + 1] =
 
 
 /*
+ * upstream UpdateXmaxHintBits()
+ *
  * UpdateXmaxHintBits - update tuple hint bits after xmax transaction ends
  *
  * This is called after we have waited for the XMAX transaction to terminate.
@@ -227,6 +231,8 @@ UpdateXmaxHintBits(HeapTupleHeader tuple, Buffer buffer, TransactionId xid)
 }
 
 /*
+ * upstream compute_infobits()
+ *
  * Given infomask/infomask2, compute the bits that must be saved in the
  * "infobits" field of xl_heap_delete, xl_heap_update, xl_heap_lock,
  * xl_heap_lock_updated WAL records.
@@ -247,6 +253,8 @@ compute_infobits(uint16 infomask, uint16 infomask2)
 }
 
 /*
+ * upstream xmax_infomask_changed()
+ *
  * Given two versions of the same t_infomask for a tuple, compare them and
  * return whether the relevant status for a tuple Xmax has changed.  This is
  * used after a buffer lock has been released and reacquired: we want to ensure
@@ -268,6 +276,8 @@ xmax_infomask_changed(uint16 new_infomask, uint16 old_infomask)
 }
 
 /*
+ * upstream get_mxact_status_for_lock()
+ *
  * Return the MultiXactStatus corresponding to the given tuple lock mode.
  */
 static MultiXactStatus
@@ -288,6 +298,8 @@ get_mxact_status_for_lock(LockTupleMode mode, bool is_update)
 }
 
 /*
+ * upstream GetMultiXactIdHintBits()
+ *
  * For a given MultiXactId, return the hint bits that should be set in the
  * tuple's infomask.
  *
@@ -366,6 +378,8 @@ GetMultiXactIdHintBits(MultiXactId multi, uint16 *new_infomask,
 }
 
 /*
+ * upstream MultiXactIdGetUpdateXid()
+ *
  * MultiXactIdGetUpdateXid
  *
  * Given a multixact Xmax and corresponding infomask, which does not have the
@@ -421,6 +435,8 @@ MultiXactIdGetUpdateXid(TransactionId xmax, uint16 t_infomask)
 }
 
 /*
+ * upstream DoesMultiXactIdConflict()
+ *
  * Does the given multixact conflict with the current transaction grabbing a
  * tuple lock of the given strength?
  *
@@ -501,6 +517,8 @@ DoesMultiXactIdConflict(MultiXactId multi, uint16 infomask,
 }
 
 /*
+ * upstream Do_MultiXactIdWait()
+ *
  * Do_MultiXactIdWait
  *		Actual implementation for the two functions below.
  *
@@ -602,6 +620,8 @@ Do_MultiXactIdWait(MultiXactId multi, MultiXactStatus status,
 }
 
 /*
+ * upstream MultiXactIdWait()
+ *
  * MultiXactIdWait
  *		Sleep on a MultiXactId.
  *
@@ -621,6 +641,8 @@ MultiXactIdWait(MultiXactId multi, MultiXactStatus status, uint16 infomask,
 }
 
 /*
+ * upstream heap_acquire_tuplock()
+ *
  * Acquire heavyweight lock on the given tuple, in preparation for acquiring
  * its normal, Xmax-based tuple lock.
  *
@@ -664,6 +686,8 @@ heap_acquire_tuplock(Relation relation, ItemPointer tid, LockTupleMode mode,
 }
 
 /*
+ * upstream compute_new_xmax_infomask()
+ *
  * Given an original set of Xmax and infomask, and a transaction (identified by
  * add_to_xmax) acquiring a new lock of some mode, compute the new Xmax and
  * corresponding infomasks to use on the tuple.
@@ -948,6 +972,8 @@ l5:
 }
 
 /*
+ * upstream heap_attr_equals()
+ *
  * Check if the specified attribute's values are the same.  Subroutine for
  * HeapDetermineColumnsInfo.
  */
@@ -993,6 +1019,8 @@ heap_attr_equals(TupleDesc tupdesc, int attrnum, Datum value1, Datum value2,
 }
 
 /*
+ * upstream HeapDetermineColumnsInfo()
+ *
  * Check which columns are being updated.
  *
  * Given an updated tuple, determine (and return into the output bitmapset),
@@ -1085,6 +1113,8 @@ HeapDetermineColumnsInfo(Relation relation,
 }
 
 /*
+ * upstream ExtractReplicaIdentity()
+ *
  * Build a heap tuple representing the configured REPLICA IDENTITY to represent
  * the old tuple in an UPDATE or DELETE.
  *
@@ -1187,6 +1217,8 @@ ExtractReplicaIdentity(Relation relation, HeapTuple tp, bool key_required,
 }
 
 /*
+ * upstream log_heap_update()
+ *
  * Perform XLogInsert for a heap-update operation.  Caller must already
  * have modified the buffer(s) and marked them dirty.
  */
@@ -1428,6 +1460,8 @@ log_heap_update(Relation reln, Buffer oldbuf, Buffer vmbuffer_old,
 }
 
 /*
+ * upstream heap_update()
+ *
  *	heap_update - replace a tuple
  *
  * labelheap_update_final: heap_update (heapam.c, PostgreSQL 18.6) for a new
@@ -1478,6 +1512,7 @@ labelheap_update_final(Relation relation, ItemPointer otid, HeapTuple newtup,
 				vmbuffer_new = InvalidBuffer;
 	bool		unlock_vmbuffer = false;
 	bool		unlock_vmbuffer_new = false;
+	/* labelam: no need_toast: the caller toasted newtup (see below) */
 	Size		newtupsize,
 				pagefree;
 	bool		have_tuple_lock = false;
@@ -1507,7 +1542,7 @@ labelheap_update_final(Relation relation, ItemPointer otid, HeapTuple newtup,
 	Assert(HeapTupleHeaderGetNatts(newtup->t_data) <=
 		   RelationGetNumberOfAttributes(relation));
 
-	/* AssertHasSnapshotForToast (18) */
+	/* labelam: AssertHasSnapshotForToast() of 18, which 15 lacks */
 	Assert(!IsNormalProcessingMode() ||
 		   !OidIsValid(relation->rd_rel->reltoastrelid) ||
 		   HaveRegisteredOrActiveSnapshot());
@@ -1622,6 +1657,7 @@ labelheap_update_final(Relation relation, ItemPointer otid, HeapTuple newtup,
 		bms_free(sum_attrs);
 #endif
 
+		/* labelam: sum_attrs is freed above (16+) */
 		bms_free(hot_attrs);
 		bms_free(key_attrs);
 		bms_free(id_attrs);
@@ -1925,6 +1961,7 @@ l2:
 		bms_free(sum_attrs);
 #endif
 
+		/* labelam: sum_attrs is freed above (16+) */
 		bms_free(hot_attrs);
 		bms_free(key_attrs);
 		bms_free(id_attrs);
@@ -2026,8 +2063,10 @@ l2:
 	 * buffer while we are off doing table-file-extension work.  We must mark
 	 * the old tuple to show that it's locked, else other processes may try
 	 * to update it themselves.
-	 *
-	 * labelheap: no toaster here (heap_update's need_toast is false): the
+	 */
+
+	/*
+	 * labelam: no toaster here (heap_update's need_toast is false): the
 	 * caller toasted newtup itself, and deletes the old version's values
 	 * the new one does not reuse once this returned TM_Ok.
 	 */
@@ -2155,7 +2194,7 @@ l2:
 
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 
-		/* labelheap: no toaster; newtup is final */
+		/* labelam: no toaster; newtup is final */
 		heaptup = newtup;
 
 		/*

@@ -33,7 +33,7 @@
  * invalidations), and a relcache invalidation of a relation makes this
  * backend forget the known pairs of that relation.  A writer that adds a
  * pair sends a relcache invalidation too, so that other backends reload
- * the set cached in the relcache entry (rd_amcache, see label_column.c).
+ * the set cached in the relcache entry (rd_amcache, am/relcache.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -71,7 +71,8 @@
 
 #include "am/label_set/label_set.h"
 #include "am/label_set/label_set_int.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap_hooks.h"
+#include "am/relcache.h"
 #include "avc/avc.h"
 #include "pg_compat.h"
 
@@ -565,4 +566,31 @@ labelheap_label_set_remove(Oid relid)
 	table_close(setrel, RowExclusiveLock);
 	/* TRUNCATE and DROP invalidate it anyway; this says why it matters */
 	CacheInvalidateRelcacheByRelid(relid);
+}
+
+/*
+ * Removes the pair (relid, secid) from rel's set (transactionally), for
+ * label_set_repair.c, which holds a lock that keeps writers out until
+ * commit.  Every backend forgets what it knew of relid's set before it
+ * writes again: the invalidation reaches it when it takes its lock.
+ */
+void
+labelheap_label_set_remove_label(Oid relid, Oid secid)
+{
+	Relation	setrel;
+	SetScanResult res;
+
+	forget_relation(relid);
+	set_catalog_require();
+	setrel = table_open(set_relid, RowExclusiveLock);
+	set_scan(setrel, SnapshotSelf, relid, secid, SET_SCAN_DELETE, &res);
+	table_close(setrel, RowExclusiveLock);
+	CacheInvalidateRelcacheByRelid(relid);
+}
+
+/* Forgets what this backend knows of relid's set (label_set_repair.c). */
+void
+labelheap_label_set_forget(Oid relid)
+{
+	forget_relation(relid);
 }

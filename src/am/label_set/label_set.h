@@ -20,6 +20,8 @@
 
 #include "utils/rel.h"
 
+#include "pg_compat.h"
+
 /*
  * Writers: rel is about to hold a tuple labeled secid.  Inline, since it
  * runs for every row written: the last pair noted needs no more.
@@ -61,5 +63,17 @@ extern bool labelheap_counted_allowed(Oid relid);
  */
 extern void labelheap_label_set_require(Relation rel, uint32 perms,
 										const char *action);
+
+/*
+ * The callbacks that destroy storage without reading it (label_set_checks.c),
+ * which handler.c installs, and the set's contents (for verify.c)
+ */
+extern void labelheap_relation_set_new_filenode(Relation rel,
+												const LabelamRelFileId *newrnode,
+												char persistence,
+												TransactionId *freezeXid,
+												MultiXactId *minmulti);
+extern void labelheap_relation_nontransactional_truncate(Relation rel);
+extern bool labelheap_label_set_contents(Relation rel, Oid **secids, int *n);
 
 #endif							/* LABELHEAP_LABEL_SET_H */

@@ -24,6 +24,10 @@ extern bool labelheap_set_catalog_load(Oid relid, Snapshot snapshot,
 /* Delete relid's set rows (TRUNCATE, DROP). */
 extern void labelheap_label_set_remove(Oid relid);
 
+/* label_set_repair.c: delete one pair of relid's set; forget relid's */
+extern void labelheap_label_set_remove_label(Oid relid, Oid secid);
+extern void labelheap_label_set_forget(Oid relid);
+
 /* label_set_counted.c: the labels a TRUNCATE removed, for the counters */
 extern void labelheap_counted_keep(Oid relid);
 extern void labelheap_counted_forget(Oid relid);

@@ -49,9 +49,16 @@
 #include "utils/syscache.h"
 #include "utils/snapmgr.h"
 
+#include "am/channels/channels.h"
 #include "am/heap/heap_next.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
+#include "am/read/filter.h"
+#include "am/read/frames.h"
 #include "am/read/page_decisions.h"
+#include "am/summary/skipping.h"
+#include "am/tuple_label.h"
+#include "am/write/new_label.h"
 #include "avc/avc.h"
 
 

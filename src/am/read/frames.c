@@ -41,7 +41,7 @@
  * SnapshotDirty, trigger fetches with SnapshotAny) are never filtered: they
  * serve integrity and hand the rows to no user code.  Index builds,
  * CLUSTER and VACUUM FULL read with SnapshotAny and are strict by
- * themselves (index_build.c, rewrite.c).
+ * themselves (index_build.c, copy_for_cluster.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -55,7 +55,8 @@
 #include "utils/builtins.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap_hooks.h"
+#include "am/read/frames.h"
 #include "avc/avc.h"
 
 
@@ -63,7 +64,7 @@ static LabelheapFrame *current_frame = NULL;
 static uint64 frame_counter = 0;
 
 
-/* the innermost frame's mode, read inline for every row (labelheap_int.h) */
+/* the innermost frame's mode, read inline for every row (frames.h) */
 LabelheapReadMode labelheap_current_read_mode = READ_FILTERED;
 
 uint64

@@ -28,12 +28,15 @@
  * argument, in ScanDirectionCombine() for the same direction flip, and in
  * StoreIndexTuple() deforming a heap-format tuple with xs_hitupdesc: the
  * copies follow the first and the last in #if PG_VERSION_NUM blocks (the
- * flip is the same).  Upstream text, checked by
- * scripts/check-drift.py: IndexOnlyNext() sha256 prefix 15: ef4444130117e5f9,
- * 18: 68484c4dff3c9a4c; StoreIndexTuple() sha256 prefix 15: 0574646785563e16,
- * 18: 077bf08b6405da93; IndexOnlyRecheck() sha256 prefix 15: df152624ddfe1590,
- * 18: df152624ddfe1590; ExecIndexOnlyScan() sha256 prefix 15: ce1c9d3517ba4b35,
- * 18: ce1c9d3517ba4b35.
+ * flip is the same).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/executor/nodeIndexonlyscan.c
+ *	  IndexOnlyNext() 15: ef4444130117e5f9, 18: 68484c4dff3c9a4c
+ *	  StoreIndexTuple() 15: 0574646785563e16, 18: 077bf08b6405da93
+ *	  IndexOnlyRecheck() 15: df152624ddfe1590, 18: df152624ddfe1590
+ *	  ExecIndexOnlyScan() 15: ce1c9d3517ba4b35, 18: ce1c9d3517ba4b35
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -52,11 +55,14 @@
 #include "utils/builtins.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
 #include "pg_compat.h"
 
 
 /*
+ * upstream StoreIndexTuple()
+ *
  * nodeIndexonlyscan.c's StoreIndexTuple, with IndexOnlyNext's choice
  * between the index AM's heap-format and index tuples: 18 deforms a heap-
  * format tuple with the descriptor the index AM formed it with
@@ -104,6 +110,7 @@ store_index_tuple(IndexOnlyScanState *node, TupleTableSlot *slot,
 	ExecStoreVirtualTuple(slot);
 }
 
+/* upstream IndexOnlyNext() */
 static TupleTableSlot *
 ios_next(IndexOnlyScanState *node)
 {
@@ -174,6 +181,7 @@ ios_next(IndexOnlyScanState *node)
 	return ExecClearTuple(slot);
 }
 
+/* upstream IndexOnlyRecheck() */
 static bool
 ios_recheck(IndexOnlyScanState *node, TupleTableSlot *slot)
 {
@@ -181,6 +189,7 @@ ios_recheck(IndexOnlyScanState *node, TupleTableSlot *slot)
 	return false;				/* keep compiler quiet */
 }
 
+/* upstream ExecIndexOnlyScan() */
 static TupleTableSlot *
 ios_exec(PlanState *pstate)
 {

@@ -81,9 +81,10 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
 #include "am/read/page_decisions.h"
+#include "am/relcache.h"
 #include "am/summary/summary.h"
+#include "am/tuple_label.h"
 #include "avc/avc.h"
 
 /* labelam.page_decisions */

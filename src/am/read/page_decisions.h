@@ -10,7 +10,8 @@
 #define LABELHEAP_PAGE_DECISIONS_H
 
 #include "access/heapam.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap_hooks.h"
+#include "am/read/frames.h"
 #include "avc/avc.h"
 
 typedef struct PageDecisions

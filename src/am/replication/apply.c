@@ -42,7 +42,7 @@
 #include "replication/logicalworker.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/read/frames.h"
 #include "am/replication/replication.h"
 
 /* is the current write a row that a logical replication worker applies? */

@@ -35,9 +35,12 @@
  * The advance below follows heap's forward step in heapgettup_pagemode(),
  * src/backend/access/heap/heapam.c, PostgreSQL 15.18; of the supported
  * majors it is compiled against 15 only (#if PG_VERSION_NUM < 170000: 17
- * and 18 read through a read stream, skip_stream.c).  Upstream text, checked by
- * scripts/check-drift.py: heapgettup_pagemode() sha256 prefix
- * 15: f0a0bdbfe87909cf, 18: none.
+ * and 18 read through a read stream, skip_stream.c).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  heapgettup_pagemode() 15: f0a0bdbfe87909cf, 18: none
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -55,35 +58,9 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 #include "am/summary/summary.h"
-#include "avc/avc.h"
-
-/* labelam.skip_ranges */
-bool		labelheap_skip_ranges = true;
-
-/*
- * Does the label summary say that the range holding heap block blk has no
- * row the session may select?  false when it cannot say (no entry, "any
- * label").  The decisions are the row filter's own, cached per label.
- * Shared with skip_stream.c.
- */
-bool
-labelheap_range_unreadable(Relation rel, Relation index, BlockNumber blk)
-{
-	LabelSummaryEntry entry;
-	int			i;
-
-	if (!labelheap_summary_entry(index, blk, &entry) ||
-		entry.nlabels == LABELSUMMARY_ANY)
-		return false;
-	for (i = 0; i < entry.nlabels && i < LABELSUMMARY_SLOTS; i++)
-	{
-		if (avc_check_tuple(rel, entry.secids[i], AVC_DB_TUPLE_SELECT))
-			return false;
-	}
-	return true;
-}
 
 #if PG_VERSION_NUM < 180000
 /*
@@ -165,10 +142,13 @@ labelheap_skip_bitmap_block(TableScanDesc sscan,
 
 #if PG_VERSION_NUM < 170000
 /*
- * labelheap_skip_position (summary.h) found heap about to move to another
+ * labelheap_skip_position (skipping.h) found heap about to move to another
  * block: moves it to the next block that is not skipped and has tuples
  * visible to the snapshot.  false: the scan is over (heap's state says so
  * too).
+ *
+ * upstream heapgettup_pagemode(): its forward advance from block to block,
+ * from "if (!scan->rs_inited)" on; the rest is labelam's, marked.
  */
 bool
 labelheap_skip_advance(TableScanDesc sscan)

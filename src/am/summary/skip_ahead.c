@@ -21,6 +21,8 @@
 #include "utils/memutils.h"
 
 #include "am/summary/skip_ahead.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 
 SkipAhead  *skip_ahead_scans = NULL;
 

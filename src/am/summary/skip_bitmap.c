@@ -81,10 +81,14 @@
  * must not.
  *
  * bitmapheap_stream_read_next below is copied from
- * src/backend/access/heap/heapam.c, PostgreSQL 18.6, and checked by
- * scripts/check-drift.py against 18 (15 has no read streams, and 17's
- * bitmap heap scans are skip.c's):
- *	  bitmapheap_stream_read_next() sha256 prefix 15: none, 18: 6805c1d24e29ae12
+ * src/backend/access/heap/heapam.c, PostgreSQL 18.6, and checked against
+ * 18 only (15 has no read streams, and 17's bitmap heap scans are
+ * skip.c's).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  bitmapheap_stream_read_next() 15: none, 18: 6805c1d24e29ae12
  *
  * Portions Copyright (c) 1996-2025, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -106,8 +110,9 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
 #include "am/summary/skip_ahead.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 #include "am/summary/summary.h"
 #include "avc/avc.h"
 
@@ -254,6 +259,8 @@ bitmap_skip_replay(BitmapSkip *bs, TBMIterateResult *tbmres)
 }
 
 /*
+ * upstream bitmapheap_stream_read_next()
+ *
  * bitmapheap_stream_read_next (heapam.c, PostgreSQL 18.6), taking entries
  * handed out before a reset first, and moving on past skippable blocks.
  */
@@ -266,14 +273,14 @@ bitmap_skip_read_next(ReadStream *pgsr, void *private_data,
 	HeapScanDesc hscan = bs->sa.scan;
 	TableScanDesc sscan = &hscan->rs_base;
 
-	/* labelheap: the entries up to the block heap read last are done */
+	/* labelam: the entries up to the block heap read last are done */
 	bitmap_skip_prune(bs, false);
 
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
 
-		/* labelheap: entries taken before a reset come first */
+		/* labelam: entries taken before a reset come first */
 		if (!bitmap_skip_replay(bs, tbmres))
 		{
 			/* no more entries in the bitmap */
@@ -293,7 +300,7 @@ bitmap_skip_read_next(ReadStream *pgsr, void *private_data,
 			tbmres->blockno >= hscan->rs_nblocks)
 			continue;
 
-		/* labelheap: past the ranges holding no label the session may select */
+		/* labelam: past the ranges holding no label the session may select */
 		if (bs->sa.allowed && skip_ahead_skippable(&bs->sa, tbmres->blockno))
 		{
 			bitmap_skip_remember(bs, tbmres, true);

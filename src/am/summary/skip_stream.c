@@ -43,13 +43,17 @@
  *
  * heap_scan_stream_read_next_serial/_parallel and heapgettup_initial_block/
  * heapgettup_advance_block below are copied from
- * src/backend/access/heap/heapam.c, PostgreSQL 18.6, and checked by
- * scripts/check-drift.py against 18 (15 has no read streams; no 17 source
- * is reachable here, and 17.12's heapam.h declares the same scan fields):
- *	  heap_scan_stream_read_next_serial() sha256 prefix 15: none, 18: ca0c0c58a9587567
- *	  heap_scan_stream_read_next_parallel() sha256 prefix 15: none, 18: 5129fdce744a5d75
- *	  heapgettup_initial_block() sha256 prefix 15: none, 18: 055716eed9bdf9a7
- *	  heapgettup_advance_block() sha256 prefix 15: none, 18: 8479a6bd842bd196
+ * src/backend/access/heap/heapam.c, PostgreSQL 18.6, and checked against
+ * 18 only (15 has no read streams; no 17 source is reachable here, and
+ * 17.12's heapam.h declares the same scan fields).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam.c
+ *	  heap_scan_stream_read_next_serial() 15: none, 18: ca0c0c58a9587567
+ *	  heap_scan_stream_read_next_parallel() 15: none, 18: 5129fdce744a5d75
+ *	  heapgettup_initial_block() 15: none, 18: 055716eed9bdf9a7
+ *	  heapgettup_advance_block() 15: none, 18: 8479a6bd842bd196
  *
  * Portions Copyright (c) 1996-2025, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -67,11 +71,14 @@
 #include "storage/read_stream.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
 #include "am/summary/skip_ahead.h"
+#include "am/summary/skip_range.h"
+#include "am/summary/skipping.h"
 #include "am/summary/summary.h"
 
 /*
+ * upstream heapgettup_initial_block()
+ *
  * heapgettup_initial_block (heapam.c, PostgreSQL 18.6)
  */
 static BlockNumber
@@ -113,6 +120,8 @@ initial_block(HeapScanDesc scan, ScanDirection dir)
 }
 
 /*
+ * upstream heapgettup_advance_block()
+ *
  * heapgettup_advance_block (heapam.c, PostgreSQL 18.6)
  */
 static inline BlockNumber
@@ -180,6 +189,8 @@ advance_block(HeapScanDesc scan, BlockNumber block, ScanDirection dir)
 }
 
 /*
+ * upstream heap_scan_stream_read_next_serial()
+ *
  * heap_scan_stream_read_next_serial (heapam.c, PostgreSQL 18.6), moving on
  * past skippable blocks.
  */
@@ -200,7 +211,7 @@ skip_stream_next_serial(ReadStream *stream, void *callback_private_data,
 												scan->rs_prefetch_block,
 												scan->rs_dir);
 
-	/* labelheap: past the ranges holding no label the session may select */
+	/* labelam: past the ranges holding no label the session may select */
 	while (ss->allowed && ScanDirectionIsForward(scan->rs_dir) &&
 		   scan->rs_prefetch_block != InvalidBlockNumber &&
 		   skip_ahead_skippable(ss, scan->rs_prefetch_block))
@@ -212,6 +223,8 @@ skip_stream_next_serial(ReadStream *stream, void *callback_private_data,
 }
 
 /*
+ * upstream heap_scan_stream_read_next_parallel()
+ *
  * heap_scan_stream_read_next_parallel (heapam.c, PostgreSQL 18.6), moving
  * on past skippable blocks.
  */
@@ -249,7 +262,7 @@ skip_stream_next_parallel(ReadStream *stream, void *callback_private_data,
 											  pbscan);
 	}
 
-	/* labelheap: past the ranges holding no label the session may select */
+	/* labelam: past the ranges holding no label the session may select */
 	while (ss->allowed && scan->rs_prefetch_block != InvalidBlockNumber &&
 		   skip_ahead_skippable(ss, scan->rs_prefetch_block))
 		scan->rs_prefetch_block =

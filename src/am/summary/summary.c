@@ -68,10 +68,10 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap_int.h"
-#include "am/summary/summary_int.h"
+#include "am/relcache.h"
+#include "am/summary/summary.h"
 
-/* entries widened in this backend (summary.h): read by skip_stream.c */
+/* entries widened in this backend (summary.h): read by skip_ahead.c */
 uint64		labelheap_summary_writes = 0;
 
 void

@@ -28,8 +28,10 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap_int.h"
-#include "am/summary/summary_int.h"
+#include "am/labelheap.h"
+#include "am/relcache.h"
+#include "am/summary/summary.h"
+#include "am/tuple_label.h"
 #include "pg_compat.h"
 
 PG_FUNCTION_INFO_V1(labelsummary_handler);

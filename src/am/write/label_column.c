@@ -2,9 +2,8 @@
  *
  * src/am/write/label_column.c
  *	  Which column of a labelheap relation is its declared label column (of
- *	  type labelam.security_label), and taking a written value out of it;
- *	  the relation's rd_amcache (LabelheapRelCache), which caches that
- *	  column and the label set (label_set.c).
+ *	  type labelam.security_label), cached in the relation's rd_amcache
+ *	  (am/relcache.h), and taking a written value out of it.
  *
  * The column's value lives in the tuple header: the data area always holds
  * NULL for it.  The SQL side of the column (reads, COPY TO, DDL checks) is
@@ -22,7 +21,10 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
+#include "am/relcache.h"
+#include "am/write/label_column.h"
 #include "avc/avc.h"
 #include "label_store/label_store.h"
 
@@ -52,44 +54,6 @@ labelheap_label_column_type(void)
 		label_type_valid = true;
 	}
 	return label_type_oid;
-}
-
-/* rel's rd_amcache, allocated empty if it has none */
-LabelheapRelCache *
-labelheap_relcache(Relation rel)
-{
-	if (rel->rd_amcache == NULL)
-		rel->rd_amcache = MemoryContextAllocZero(CacheMemoryContext,
-												 offsetof(LabelheapRelCache, secids));
-	return (LabelheapRelCache *) rel->rd_amcache;
-}
-
-/*
- * Replaces the cached label set of rel (the relcache frees rd_amcache with
- * a single pfree, so the set lives in the same chunk).
- */
-void
-labelheap_relcache_set_labels(Relation rel, int nsecids, const Oid *secids)
-{
-	LabelheapRelCache *old = (LabelheapRelCache *) rel->rd_amcache;
-	LabelheapRelCache *cache;
-
-	cache = MemoryContextAllocZero(CacheMemoryContext,
-								   offsetof(LabelheapRelCache, secids) +
-								   nsecids * sizeof(Oid));
-	if (old != NULL)
-	{
-		cache->attnum_valid = old->attnum_valid;
-		cache->attnum = old->attnum;
-		cache->summary = old->summary;
-	}
-	cache->set_valid = true;
-	cache->nsecids = nsecids;
-	if (nsecids > 0)
-		memcpy(cache->secids, secids, nsecids * sizeof(Oid));
-	rel->rd_amcache = cache;
-	if (old != NULL)
-		pfree(old);
 }
 
 /*

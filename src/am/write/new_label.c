@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * new_label.c
+ * src/am/write/new_label.c
  *	  Which label a new tuple version gets: the one place that decides it.
  *
  * In order of precedence, a row that INSERT or COPY writes gets:
@@ -17,7 +17,11 @@
  * labelam.update_label, else the old version's label.  The checks follow
  * the choice: insert on a new row's label, update on a carried one, and
  * relabelto on a label that differs from the one the row would have got
- * (with update and relabelfrom on the label it replaces).  Labels given as
+ * (with update and relabelfrom on the label it replaces, and, for a
+ * provider whose rule needs both labels, avc_require_relabel on the pair:
+ * lbac's WRITEUP, WRITEDOWN and WRITEACROSS).  A row inserted at a label
+ * of its own (labelam.insert_label, the label column) replaces no label:
+ * insert and relabelto on it, nothing more.  Labels given as
  * text are canonicalized by the avc (avc_storable_label) before they are
  * interned: label_store only stores.
  *
@@ -51,6 +55,16 @@
  * update on its label: the rewrite changes it.  SET ACCESS METHOD
  * labelheap from heap has no labeled source, so its rows get the label of
  * new rows.
+ *
+ * Rows that COPY FROM reads from a server file (src/files/copy.c) take
+ * the level of the file: the policy's label (step 4 above) at the file's
+ * level, checked for insert.  labelam.insert_label, and a declared label
+ * column, relabel from it, checked as restored labels are (below): as the
+ * row inserted at the file's level and then relabeled, so that neither
+ * lets a session put a file's data at a level it could not have put it in
+ * two statements.  Only rows the COPY's own frame inserts are such rows
+ * (its target's, or its partitions'): triggers, defaults and functions
+ * the COPY runs write from frames of their own, with the session's labels.
  *
  * An UPDATE that moves a row to another partition deletes it from one and
  * inserts it, within the same command, through the partitioned table into
@@ -88,9 +102,15 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/labelheap_hooks.h"
+#include "am/read/frames.h"
 #include "am/replication/replication.h"
+#include "am/write/label_column.h"
+#include "am/write/new_label.h"
+#include "am/write/source_label.h"
 #include "avc/avc.h"
+#include "avc/avc_files.h"
 #include "label_store/label_store.h"
 
 PG_FUNCTION_INFO_V1(labelam_insert_label_secid);
@@ -140,6 +160,18 @@ bool		labelheap_rewrite_active = false;
 bool		labelheap_restore_labels = false;
 static Oid	restore_secid = InvalidOid;
 static uint64 restore_frame;
+
+/*
+ * COPY FROM a server file (labelheap_source_label_push): its frame,
+ * the file's level, and the last label computed at that level
+ */
+static char *source_level = NULL;
+static uint64 source_frame;
+static Oid	source_base = InvalidOid;	/* label before the level change */
+static Oid	source_secid;		/* ... and after */
+static uint64 source_dict_generation;
+static bool source_committed;
+static SubTransactionId source_subid;
 
 /* a row being moved to another partition (labelheap_row_moving) */
 static bool row_moving = false;
@@ -361,6 +393,101 @@ policy_row_secid(Relation rel)
 	return default_secid;
 }
 
+LabelheapSourceSave
+labelheap_source_label_push(const char *level_of)
+{
+	LabelheapSourceSave save;
+
+	save.level_of = source_level;
+	save.frame = source_frame;
+	source_level = MemoryContextStrdup(TopMemoryContext, level_of);
+	source_frame = labelheap_frame_id();
+	source_base = InvalidOid;
+	return save;
+}
+
+void
+labelheap_source_label_pop(LabelheapSourceSave save)
+{
+	if (source_level != NULL)
+		pfree(source_level);
+	source_level = save.level_of;
+	source_frame = save.frame;
+	source_base = InvalidOid;
+}
+
+/* at transaction end: nothing is pushed any more */
+static void
+source_label_forget(void)
+{
+	source_level = NULL;		/* callers pop before this; a backstop */
+	source_base = InvalidOid;
+}
+
+/* a row the COPY FROM of a server file writes (see the file header)? */
+static inline bool
+source_active(void)
+{
+	return source_level != NULL && labelheap_frame_id() == source_frame;
+}
+
+static void require_chosen_label(Relation rel, Oid dflt, uint32 perms,
+								 Oid target, int depth);
+
+/*
+ * base at the file's level, remembered as policy_row_secid remembers its
+ * label: a label not committed yet only within the subtransaction that
+ * interned it
+ */
+static Oid
+source_row_secid(Oid base)
+{
+	if (base != source_base ||
+		label_store_generation() != source_dict_generation ||
+		(!source_committed && source_subid != GetCurrentSubTransactionId()))
+	{
+		char	   *text = label_text(base);
+		char	   *at_level;
+
+		if (text == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("security label with secid %u does not exist", base)));
+		at_level = avc_label_at_level(text, source_level);
+		source_base = InvalidOid;	/* forgotten, should this fail */
+		source_secid = label_intern_committed(at_level, &source_committed);
+		source_subid = GetCurrentSubTransactionId();
+		source_dict_generation = label_store_generation();
+		source_base = base;
+		pfree(at_level);
+		pfree(text);
+	}
+	return source_secid;
+}
+
+/*
+ * May the session update rows labeled secid, as a rewrite carrying them
+ * does?  A trusted session (avc/trusted.c) decides with its own label in
+ * the ALTER TABLE it sent, nested in nothing.
+ */
+static bool
+carry_allowed(Relation rel, Oid secid)
+{
+	bool		widened = avc_maintenance_begin(1);
+	bool		ok;
+
+	PG_TRY();
+	{
+		ok = avc_check_tuple(rel, secid, AVC_DB_TUPLE_UPDATE);
+	}
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
+	return ok;
+}
+
 /*
  * Label of a new row of rel, and in *perms the db_tuple permissions its
  * insertion needs: none when the row keeps a label it already had (table
@@ -385,7 +512,7 @@ new_secid(Relation rel, uint32 *perms)
 						 errmsg("cannot rewrite relation with OID %u: a row has no valid security label",
 								src->relid),
 						 errhint("labelam.verify_labels() lists every such tuple.")));
-			if (!avc_check_tuple(rel, src->secid, AVC_DB_TUPLE_UPDATE))
+			if (!carry_allowed(rel, src->secid))
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("permission denied to rewrite relation \"%s\"",
@@ -405,6 +532,24 @@ new_secid(Relation rel, uint32 *perms)
 	}
 
 	secid = setting_secid(insert_label, &insert_cache);
+
+	/*
+	 * A row of a file that COPY FROM reads (the COPY's frame writes nothing
+	 * else): the policy's label at the file's level, which insert_label
+	 * relabels as a row column would
+	 */
+	if (unlikely(source_active()))
+	{
+		Oid			dflt = source_row_secid(policy_row_secid(rel));
+
+		*perms = AVC_DB_TUPLE_INSERT;
+		if (!OidIsValid(secid) || secid == dflt)
+			return dflt;
+		require_chosen_label(rel, dflt, AVC_DB_TUPLE_INSERT, secid, 1);
+		*perms = 0;				/* checked, and carried from here */
+		return secid;
+	}
+
 	if (OidIsValid(secid))
 	{
 		*perms = AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO;
@@ -416,22 +561,40 @@ new_secid(Relation rel, uint32 *perms)
 
 /*
  * The checks of a row that gets label target instead of the label dflt it
- * would have got with perms: with restore_labels, inserting it with dflt
- * and relabeling it (see the file header); else insert and relabelto on
- * target.
+ * would have got with perms: with restore_labels, and for a row of a file,
+ * inserting it with dflt and relabeling it (see the file header); else
+ * insert and relabelto on target.
+ *
+ * A trusted session (avc/trusted.c) decides them with its own label when
+ * the row is written by the COPY FROM it sent (depth 1) or by the INSERT
+ * that dump.c runs directly inside it for a restored row (depth 2): a
+ * restore writes rows of every level.  Its narrowed label, which decides
+ * elsewhere, may not relabel onto a label it may not write.
  */
 static void
-require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target)
+require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target,
+					 int depth)
 {
-	if (labelheap_restore_labels)
+	bool		widened = avc_maintenance_begin(depth);
+
+	PG_TRY();
 	{
-		avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
-						  AVC_DB_TUPLE_RELABELFROM);
-		avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+		if (labelheap_restore_labels || source_active())
+		{
+			avc_require_tuple(rel, dflt, perms | AVC_DB_TUPLE_UPDATE |
+							  AVC_DB_TUPLE_RELABELFROM);
+			avc_require_tuple(rel, target, AVC_DB_TUPLE_RELABELTO);
+			avc_require_relabel(rel, dflt, target);
+		}
+		else
+			avc_require_tuple(rel, target,
+							  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
 	}
-	else
-		avc_require_tuple(rel, target,
-						  AVC_DB_TUPLE_INSERT | AVC_DB_TUPLE_RELABELTO);
+	PG_FINALLY();
+	{
+		avc_maintenance_end(widened);
+	}
+	PG_END_TRY();
 }
 
 void
@@ -478,6 +641,7 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	uint32		perms;
 	Oid			secid = new_secid(rel, &perms);
 	Oid			colsecid = column_secid(rel, slot);
+	int			depth = 1;
 
 	/* a row a logical replication worker applies carries its label */
 	if (unlikely(labelheap_replicated_write()))
@@ -487,6 +651,7 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	if (unlikely(OidIsValid(restore_secid)) &&
 		labelheap_frame_outer_id() == restore_frame)
 	{
+		depth = 2;
 		colsecid = restore_secid;
 		restore_secid = InvalidOid;
 		if (perms == 0)
@@ -502,9 +667,10 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 			avc_require_tuple(rel, secid,
 							  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
 			avc_require_tuple(rel, colsecid, AVC_DB_TUPLE_RELABELTO);
+			avc_require_relabel(rel, secid, colsecid);
 		}
 		else
-			require_chosen_label(rel, secid, perms, colsecid);
+			require_chosen_label(rel, secid, perms, colsecid, depth);
 		return colsecid;
 	}
 	if (perms != 0)
@@ -548,7 +714,7 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
 		labelheap_replicated_row(rel, colsecid);
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
-		require_chosen_label(rel, batch->secid, batch->perms, colsecid);
+		require_chosen_label(rel, batch->secid, batch->perms, colsecid, 1);
 		return colsecid;
 	}
 	if (!batch->checked && batch->perms != 0)
@@ -580,6 +746,7 @@ labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
 		avc_require_tuple(rel, oldsecid,
 						  AVC_DB_TUPLE_UPDATE | AVC_DB_TUPLE_RELABELFROM);
 		avc_require_tuple(rel, newsecid, AVC_DB_TUPLE_RELABELTO);
+		avc_require_relabel(rel, oldsecid, newsecid);
 		return newsecid;
 	}
 	avc_require_tuple(rel, oldsecid, AVC_DB_TUPLE_UPDATE);
@@ -598,6 +765,7 @@ labelheap_labeling_xact(XactEvent event)
 		row_moving = false;
 		restore_secid = InvalidOid;
 		default_relid = InvalidOid;
+		source_label_forget();
 	}
 }
 

@@ -19,7 +19,7 @@
  *	  toaster, writing heap's XLOG_HEAP_UPDATE/XLOG_HEAP_HOT_UPDATE record;
  *	  correct by construction in the same way.
  *  - VACUUM FULL/CLUSTER copies: labelheap's own rewriteheap.c, whose
- *	  raw_heap_insert has no toaster (rewrite.c toasts each copy here with
+ *	  raw_heap_insert has no toaster (copy_for_cluster.c toasts each copy here with
  *	  the options heap's would use).
  * No heap writer is ever handed a relation that claims to be something
  * else.
@@ -40,9 +40,12 @@
  *
  * The rounds of labelheap_toast_tuple() are heap_toast_insert_or_update()'s
  * of PostgreSQL 15.18, src/backend/access/heap/heaptoast.c (the same in
- * 18.6), with the labeled header's size in the target.  Upstream text,
- * checked by scripts/check-drift.py: heap_toast_insert_or_update() sha256
- * prefix 15: e09c765eb6931c48, 18: e09c765eb6931c48.
+ * 18.6), with the labeled header's size in the target.
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heaptoast.c
+ *	  heap_toast_insert_or_update() 15: e09c765eb6931c48, 18: e09c765eb6931c48
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -57,7 +60,10 @@
 #include "access/toast_internals.h"
 #include "utils/rel.h"
 
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
+#include "am/write/toast.h"
 
 bool		labelheap_debug_own_write = false;
 
@@ -82,6 +88,8 @@ push_out(LabelheapToast *state, int attno, int options)
 }
 
 /*
+ * upstream heap_toast_insert_or_update()
+ *
  * Toast values[]/isnull[] for rel (for an update, oldtup is the version
  * being replaced) and form a labeled tuple of the result.  The caller must
  * write it without heap's toaster (labelheap_insert_final,

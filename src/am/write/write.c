@@ -8,7 +8,7 @@
  *	  page layout, locking, HOT, WAL records and redo are heap's.
  *
  * Every write is checked before heap's writer runs, and a denial (ERROR
- * 42501) changes nothing: a new row needs insert on its label (labeling.c
+ * 42501) changes nothing: a new row needs insert on its label (new_label.c
  * decides the label; a row that keeps the label it had, in a rewrite or a
  * partition move, needs update, checked there or at its delete), an update
  * needs update on the old version's label, and relabelfrom/relabelto
@@ -37,9 +37,16 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "am/heap/heap.h"
 #include "am/label_set/label_set.h"
-#include "am/labelheap_int.h"
+#include "am/labelheap.h"
 #include "am/replication/replication.h"
+#include "am/summary/summary.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
+#include "am/write/new_label.h"
+#include "am/write/toast.h"
+#include "am/write/write.h"
 #include "avc/avc.h"
 #include "pg_compat.h"
 

@@ -1,20 +1,37 @@
 /*-------------------------------------------------------------------------
  *
- * src/am/summary/summary_int.h
- *	  The page layout of label summaries, shared by summary.c (storage,
- *	  writers, scans' reads) and summary_am.c (the index access method).
+ * src/am/summary/format.h
+ *	  The stored format of label summaries: an entry per range of heap
+ *	  blocks, and the pages of the labelsummary index that hold them.
+ *	  Read and written by summary.c and summary_am.c; entries are also
+ *	  cached in the relcache (am/relcache.h) and read by scans.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef LABELHEAP_SUMMARY_INT_H
-#define LABELHEAP_SUMMARY_INT_H
+#ifndef LABELHEAP_SUMMARY_FORMAT_H
+#define LABELHEAP_SUMMARY_FORMAT_H
 
 #include "storage/block.h"
 #include "storage/bufpage.h"
-#include "utils/relcache.h"
 
-#include "am/summary/summary.h"
-#include "pg_compat.h"
+/* heap blocks a summary entry covers */
+#define LABELSUMMARY_PAGES_PER_RANGE	8
+
+/* labels an entry lists before it says "any label" */
+#define LABELSUMMARY_SLOTS		3
+
+/* nlabels of an entry whose range may hold any label */
+#define LABELSUMMARY_ANY		0xFFFF
+
+typedef struct LabelSummaryEntry
+{
+	uint16		nlabels;		/* used slots, or LABELSUMMARY_ANY */
+	uint16		unused;
+	Oid			secids[LABELSUMMARY_SLOTS];
+} LabelSummaryEntry;
+
+/* label summary indexes of one table a writer keeps (at most) */
+#define LABELSUMMARY_MAX_INDEXES	4
 
 #define LABELSUMMARY_MAGIC		0x4C53554D	/* "LSUM" */
 #define LABELSUMMARY_VERSION	1
@@ -58,14 +75,4 @@ summary_range_slot(BlockNumber range)
 	return range % LS_ENTRIES_PER_PAGE;
 }
 
-extern void summary_init_page(Page page, uint16 kind);
-extern bool summary_page_is(Page page, uint16 kind);
-extern LABELAM_NORETURN_BEFORE void summary_report_corrupt(Relation index,
-														   BlockNumber blkno) LABELAM_NORETURN_AFTER;
-extern bool summary_entry_add(LabelSummaryEntry *entry, Oid secid);
-extern bool summary_merge_into_block(Relation index, BlockNumber blkno,
-									 int first, const LabelSummaryEntry *add,
-									 int n, LabelSummaryEntry *result);
-extern Oid	summary_am_oid(void);
-
-#endif							/* LABELHEAP_SUMMARY_INT_H */
+#endif							/* LABELHEAP_SUMMARY_FORMAT_H */

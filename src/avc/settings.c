@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * src/avc/avc.c
- *	  Start-up of the policy subsystem: settings, the choice of provider,
- *	  and the names of the classes and permissions labelam asks about;
- *	  and the provider's canonical form of label text (what the avc decides
- *	  with, and what the dictionary may store).
+ * src/avc/settings.c
+ *	  Start-up of the policy subsystem (avc_init, from _PG_init): its
+ *	  settings and the choice of provider.
+ *
+ * The settings' values live where the files that read them can reach them
+ * (globals.c, or the one file that reads a setting); their check and
+ * assign hooks in the files whose state they change.
  *
  *-------------------------------------------------------------------------
  */
@@ -12,26 +14,12 @@
 
 #include <selinux/selinux.h>
 
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/plancache.h"
 
 #include "avc/avc_internal.h"
-#include "avc/avc_objects.h"
-#include "label_store/label_store.h"
 
-const AvcProvider *avc_provider = NULL;
-
-char	   *avc_policy_file = NULL;
-char	   *avc_policy_booleans = NULL;
-int			avc_audit_mode = AVC_AUDIT_DENIED;
-char	   *avc_default_client_label = NULL;
-char	   *avc_session_label = NULL;
-char	   *avc_connect_label = NULL;
-char	   *avc_statistics_label = NULL;
-bool		avc_debug_opaque_labels = false;
-bool		avc_enforcing = true;
 static bool avc_initialized = false;
 
 static int	avc_provider_choice;
@@ -39,12 +27,14 @@ static int	avc_provider_choice;
 static const struct config_enum_entry provider_options[] = {
 	{"selinux", 0, false},
 	{"sepol", 1, false},
+	{"lbac", 2, false},
 	{NULL, 0, false}
 };
 
 static const AvcProvider *const providers[] = {
 	&avc_selinux_provider,
 	&avc_sepol_provider,
+	&avc_lbac_provider,
 };
 
 static const struct config_enum_entry audit_options[] = {
@@ -53,81 +43,6 @@ static const struct config_enum_entry audit_options[] = {
 	{"all", AVC_AUDIT_ALL, false},
 	{NULL, 0, false}
 };
-
-const char *const avc_class_names[AVC_NUM_CLASSES] = {
-	"db_tuple",
-	"process",
-	"db_database",
-	"db_schema",
-	"db_table",
-	"db_sequence",
-	"db_procedure",
-	"db_column",
-	"db_blob",
-	"db_language",
-	"db_view",
-};
-
-static const char *const db_tuple_perms[] = {
-	"select", "insert", "update", "delete", "relabelfrom", "relabelto", "use",
-	NULL
-};
-
-static const char *const process_perms[] = {
-	"setcurrent", "dyntransition", "transition",
-	NULL
-};
-
-/* bit order as contrib/sepgsql's sepgsql.h (PostgreSQL 15) numbers them */
-#define DB_COMMON_PERMS \
-	"create", "drop", "getattr", "setattr", "relabelfrom", "relabelto"
-
-static const char *const db_database_perms[] = {
-	DB_COMMON_PERMS, "access", "load_module", "install_module", "get_param",
-	"set_param", NULL
-};
-static const char *const db_schema_perms[] = {
-	DB_COMMON_PERMS, "search", "add_name", "remove_name", NULL
-};
-static const char *const db_table_perms[] = {
-	DB_COMMON_PERMS, "select", "update", "insert", "delete", "lock",
-	"truncate", NULL
-};
-static const char *const db_sequence_perms[] = {
-	DB_COMMON_PERMS, "get_value", "next_value", "set_value", NULL
-};
-static const char *const db_procedure_perms[] = {
-	DB_COMMON_PERMS, "execute", "entrypoint", "install", NULL
-};
-static const char *const db_column_perms[] = {
-	DB_COMMON_PERMS, "select", "update", "insert", NULL
-};
-static const char *const db_blob_perms[] = {
-	DB_COMMON_PERMS, "read", "write", "import", "export", NULL
-};
-static const char *const db_language_perms[] = {
-	DB_COMMON_PERMS, "implement", "execute", NULL
-};
-static const char *const db_view_perms[] = {
-	DB_COMMON_PERMS, "expand", NULL
-};
-
-const char *const *const avc_perm_names[AVC_NUM_CLASSES] = {
-	db_tuple_perms,
-	process_perms,
-	db_database_perms,
-	db_schema_perms,
-	db_table_perms,
-	db_sequence_perms,
-	db_procedure_perms,
-	db_column_perms,
-	db_blob_perms,
-	db_language_perms,
-	db_view_perms,
-};
-
-StaticAssertDecl(AVC_DB_TUPLE_ALL == (1U << (lengthof(db_tuple_perms) - 1)) - 1,
-				 "db_tuple permission bits and names disagree");
 
 /*
  * labelam.enforcing changed: say so once, in the postmaster (every backend
@@ -160,9 +75,11 @@ avc_init(void)
 	 */
 	avc_provider_choice = is_selinux_enabled() > 0 ? 0 : 1;
 	DefineCustomEnumVariable("labelam.provider",
-							 "Where access decisions come from: the SELinux kernel or a policy file.",
+							 "Where access decisions come from: the SELinux kernel, a policy file, or a label model defined in SQL.",
 							 "\"selinux\" asks the running kernel (the default when it runs SELinux); "
-							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol.",
+							 "\"sepol\" evaluates labelam.policy_file in user space with libsepol; "
+							 "\"lbac\" decides with the levels, compartments, groups and authorizations "
+							 "of each database's schema lbac (Oracle Label Security's rules).",
 							 &avc_provider_choice,
 							 avc_provider_choice,
 							 provider_options,
@@ -200,7 +117,10 @@ avc_init(void)
 
 	/*
 	 * PGC_SIGHUP, not PGC_SUSET: a session must not choose its own label,
-	 * which it could with PGOPTIONS or ALTER ROLE/DATABASE ... SET.
+	 * which it could with PGOPTIONS or ALTER ROLE/DATABASE ... SET.  No boot
+	 * value (NULL) rather than '': left unset, the server may refuse to
+	 * start (below); set to '', it says that sessions get labels from their
+	 * connection or labelam.role_label only.  Both mean no default label.
 	 */
 	DefineCustomStringVariable("labelam.default_client_label",
 							   "Security label of sessions that get none otherwise.",
@@ -208,7 +128,7 @@ avc_init(void)
 							   "labelam.role_label has no row for the login role. "
 							   "Set in postgresql.conf only.",
 							   &avc_default_client_label,
-							   "",
+							   NULL,
 							   PGC_SIGHUP, 0,
 							   NULL, avc_statistics_subject_changed, NULL);
 
@@ -320,109 +240,27 @@ avc_init(void)
 	avc_provider = providers[avc_provider_choice];
 	avc_provider->startup();
 
+	/*
+	 * Every session needs a label (client.c): from its connection, when the
+	 * provider knows peers' labels; from labelam.role_label, which exists
+	 * only in databases where the extension was created, by a session that
+	 * had a label; or from labelam.default_client_label.  With none of these
+	 * configured, no first session could ever get one, and every connection
+	 * would be refused with nothing to fix it from inside: say so now, in
+	 * the server's log, and start no server.  (labelam.default_client_label
+	 * = '' is a choice: labels from labelam.role_label only.)
+	 */
+	if (!IsUnderPostmaster && avc_default_client_label == NULL &&
+		avc_provider->peer_label == NULL)
+		ereport(FATAL,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("labelam: no session could get a security label"),
+				 errdetail("labelam.provider is \"%s\", which knows no client's label, and labelam.default_client_label is not set; labelam.role_label labels sessions only in databases where the extension was created, which takes a session with a label.",
+						   avc_provider->name),
+				 errhint("Set labelam.default_client_label in postgresql.conf to the label of sessions that get none otherwise, or to '' to label sessions from labelam.role_label only.")));
+
 	if (!IsUnderPostmaster && !avc_enforcing)
 		ereport(LOG,
 				(errmsg("labelam: PERMISSIVE MODE (labelam.enforcing = off): denials are logged but not enforced")));
 	avc_initialized = true;
-}
-
-/* Bits of the permission names given; ERROR for an unknown name. */
-uint32
-avc_perms_from_names(AvcClass tclass, const char *const *names, int n)
-{
-	const char *const *known = avc_perm_names[tclass];
-	uint32		perms = 0;
-	int			i;
-
-	for (i = 0; i < n; i++)
-	{
-		int			b;
-
-		for (b = 0; known[b] != NULL; b++)
-			if (strcmp(names[i], known[b]) == 0)
-				break;
-		if (known[b] == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown permission \"%s\" of class %s",
-							names[i], avc_class_names[tclass]),
-					 errhint("Valid permissions are: %s.",
-							 avc_perms_text(tclass, (1U << b) - 1))));
-		perms |= 1U << b;
-	}
-	return perms;
-}
-
-/* "select, insert" */
-char *
-avc_perms_text(AvcClass tclass, uint32 perms)
-{
-	const char *const *known = avc_perm_names[tclass];
-	StringInfoData buf;
-	int			b;
-
-	initStringInfo(&buf);
-	for (b = 0; known[b] != NULL; b++)
-		if (perms & (1U << b))
-			appendStringInfo(&buf, "%s%s", buf.len ? ", " : "", known[b]);
-	return buf.data;
-}
-
-const char *
-avc_perm_name(uint32 perm)
-{
-	int			b;
-
-	for (b = 0; db_tuple_perms[b] != NULL; b++)
-		if (perm == (1U << b))
-			return db_tuple_perms[b];
-	return "?";
-}
-
-/*
- * The provider's canonical form, after the checks every label must pass
- * (label_store's label_validate), which the provider's answer must pass
- * too: a provider that fails them is broken, but the user still deserves
- * an error naming the label rather than a corrupt dictionary.  The
- * provider must have the statement's policy; the cache is left alone
- * (callers may hold local ids or cached texts), the next decision will see
- * the new policy.
- */
-char *
-avc_canonicalize(const char *label)
-{
-	const char *detail;
-	char	   *canon;
-
-	label_validate(label);
-	if (unlikely(avc_revalidate_pending))
-		(void) avc_provider->policy_seqno();
-	canon = avc_provider->canonicalize(label);
-	if (canon == NULL || !label_check(canon, &detail))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid security label \"%s\"", label),
-				 errdetail("The policy provider's canonical form of the label is not a valid label.")));
-	return canon;
-}
-
-/*
- * labelam.debug_opaque_labels applies to labels given to be stored, not to
- * the labels the avc decides with (avc_canonicalize).
- */
-char *
-avc_storable_label(const char *label)
-{
-	if (avc_debug_opaque_labels)
-	{
-		label_validate(label);
-		return pstrdup(label);
-	}
-	return avc_canonicalize(label);
-}
-
-int
-avc_audit_level(void)
-{
-	return avc_audit_mode;
 }

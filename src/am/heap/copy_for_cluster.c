@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * src/am/ddl/rewrite.c
+ * src/am/heap/copy_for_cluster.c
  *	  VACUUM FULL and CLUSTER for labelheap: heap's algorithm, with every
  *	  copied tuple formed with its label and toasted by labelheap.
  *
@@ -17,17 +17,21 @@
  * sort's index expressions and into rebuilt indexes, which user code and
  * messages can show.
  *
- * labelheap_relation_copy_for_cluster() and copy_tuple() are
- * heapam_relation_copy_for_cluster() and reform_and_rewrite_tuple() of
- * PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c, with the
+ * labelheap_relation_copy_for_cluster() and reform_and_rewrite_tuple() are
+ * heapam_relation_copy_for_cluster() and the static function of that name
+ * of PostgreSQL 15.18, src/backend/access/heap/heapam_handler.c, with the
  * labelheap changes above (the copy's forming and toasting, the check of
  * every copied tuple, rewriteheap.c's labelheap_ functions) and comments
  * shortened; 18.6's differ in index_beginscan()'s arguments
  * (labelam_index_beginscan, pg_compat.h) and TupleDescCompactAttr() for
- * TupleDescAttr() (the same attisdropped).  Upstream text, checked by
- * scripts/check-drift.py: heapam_relation_copy_for_cluster() sha256 prefix
- * 15: 7ee99382a558d72f, 18: 32a088d5873e50cb; reform_and_rewrite_tuple()
- * sha256 prefix 15: 3bcc88d1ad34771f, 18: 546c48a365907c10.
+ * TupleDescAttr() (the same attisdropped).
+ *
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/access/heap/heapam_handler.c
+ *	  heapam_relation_copy_for_cluster()
+ *		15: 7ee99382a558d72f, 18: 32a088d5873e50cb
+ *	  reform_and_rewrite_tuple() 15: 3bcc88d1ad34771f, 18: 546c48a365907c10
  *
  * Portions Copyright (c) 1996-2022, PostgreSQL Global Development Group
  * Portions Copyright (c) 1994, Regents of the University of California
@@ -46,16 +50,23 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "am/labelheap_int.h"
+#include "am/ddl/ddl.h"
+#include "am/heap/heap.h"
+#include "am/tuple.h"
+#include "am/tuple_label.h"
+#include "am/write/toast.h"
 #include "pg_compat.h"
 
 /*
+ * upstream reform_and_rewrite_tuple()
+ *
  * Copy one live or recently-dead tuple into the new heap, keeping its label
  * and dropping values of dropped columns.
  */
 static void
-copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
-		   Datum *values, bool *isnull, LabelheapRewriteState rwstate)
+reform_and_rewrite_tuple(HeapTuple tuple,
+						 Relation OldHeap, Relation NewHeap,
+						 Datum *values, bool *isnull, LabelheapRewriteState rwstate)
 {
 	TupleDesc	newdesc = RelationGetDescr(NewHeap);
 	Oid			secid = labelheap_header_secid(tuple->t_data, tuple->t_len);
@@ -66,6 +77,7 @@ copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
 	heap_deform_tuple(tuple, RelationGetDescr(OldHeap), values, isnull);
 	for (i = 0; i < newdesc->natts; i++)
 	{
+		/* labelam: TupleDescAttr, which 15 has too (the same attisdropped) */
 		if (TupleDescAttr(newdesc, i)->attisdropped)
 			isnull[i] = true;
 	}
@@ -87,6 +99,7 @@ copy_tuple(HeapTuple tuple, Relation OldHeap, Relation NewHeap,
 	heap_freetuple(copy);
 }
 
+/* upstream heapam_relation_copy_for_cluster() */
 void
 labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 									Relation OldIndex, bool use_sort,
@@ -104,10 +117,11 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 	bool		is_system_catalog = IsSystemRelation(OldHeap);
 	Tuplesortstate *tuplesort = NULL;
 	TupleTableSlot *slot;
-	BufferHeapTupleTableSlot *hslot;
+	/* labelam: the variables set where they are declared */
 	int			natts = RelationGetDescr(NewHeap)->natts;
 	Datum	   *values = palloc(natts * sizeof(Datum));
 	bool	   *isnull = palloc(natts * sizeof(bool));
+	BufferHeapTupleTableSlot *hslot;
 	BlockNumber prev_cblock = InvalidBlockNumber;
 
 	rwstate = labelheap_begin_heap_rewrite(OldHeap, NewHeap, OldestXmin,
@@ -140,6 +154,7 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 									 PROGRESS_CLUSTER_PHASE_SEQ_SCAN_HEAP);
 		tableScan = table_beginscan(OldHeap, SnapshotAny, 0, (ScanKey) NULL);
 		heapScan = (HeapScanDesc) tableScan;
+		/* labelam: indexScan is NULL from its declaration */
 		pgstat_progress_update_param(PROGRESS_CLUSTER_TOTAL_HEAP_BLKS,
 									 heapScan->rs_nblocks);
 	}
@@ -252,7 +267,8 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 			};
 			int64		ct_val[2];
 
-			copy_tuple(tuple, OldHeap, NewHeap, values, isnull, rwstate);
+			reform_and_rewrite_tuple(tuple, OldHeap, NewHeap,
+									 values, isnull, rwstate);
 			ct_val[0] = *num_tuples;
 			ct_val[1] = *num_tuples;
 			pgstat_progress_update_multi_param(2, ct_index, ct_val);
@@ -263,7 +279,7 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 		index_endscan(indexScan);
 	if (tableScan != NULL)
 		table_endscan(tableScan);
-	ExecDropSingleTupleTableSlot(slot);
+	ExecDropSingleTupleTableSlot(slot);	/* labelam: never NULL here */
 
 	if (tuplesort != NULL)
 	{
@@ -283,7 +299,10 @@ labelheap_relation_copy_for_cluster(Relation OldHeap, Relation NewHeap,
 			if (tuple == NULL)
 				break;
 			n_tuples += 1;
-			copy_tuple(tuple, OldHeap, NewHeap, values, isnull, rwstate);
+			reform_and_rewrite_tuple(tuple,
+									 OldHeap, NewHeap,
+									 values, isnull,
+									 rwstate);
 			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN,
 										 n_tuples);
 		}
