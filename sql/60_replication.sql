@@ -1,3 +1,5 @@
+/* sql/60_replication.sql: labelam extension script: logical replication (src/am/replication) */
+
 -- Checked twin of pg_logical_emit_message (src/am/replication/message.c):
 -- notes the label of the message's writer, which logical decoding decides
 -- who may receive it by.  15 has the three-argument built-ins, 17 and 18

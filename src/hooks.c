@@ -112,8 +112,8 @@
  *		avc/denials.c		the summary of denials
  *		avc/sepol_shared.c	the sepol provider's decisions, for every backend
  *	RmgrTable[].rm_decode (logical decoding, every built-in resource manager)
- *		am/replication/decode.c labels noted; the output plugin's callbacks
- *							wrapped by am/replication/output.c's filter
+ *		am/replication/rmgr.c labels noted (decode.c); the output
+ *							plugin's callbacks wrapped by output.c's filter
  *	RegisterXactCallback: transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		label_store/dict.c	labels interned by the transaction published

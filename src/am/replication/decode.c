@@ -1,25 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * src/am/replication/decode.c
- *	  The one point every logical decoding context passes: the resource
- *	  managers' rm_decode callbacks, wrapped to note the labels a change
- *	  will need when it reaches the output plugin, and to put labelam's
- *	  filter (output.c) around the plugin's callbacks.
- *
- * No hook lets an extension choose or veto the output plugin a walsender
- * or pg_logical_slot_get_changes() loads: a REPLICATION role may decode
- * through a slot of its own with any installed plugin (test_decoding ships
- * with the server).  Every record each decoding context reads, in a
- * walsender, the SQL decoding functions or anything else, goes through
- * LogicalDecodingProcessRecord to RmgrTable[rmid].rm_decode, which has been
- * writable since PostgreSQL 15 and which labelam wraps for every built-in
- * resource manager (src/hooks.c, at _PG_init, before any backend exists).
- * On the first record of a context, its output plugin's callbacks are
- * replaced by output.c's, which decide every change, message and
- * truncation by the decoding session's label before the plugin sees it.
- * Every callback the plugin gets is called from within the decoding of a
- * record, so none can run before the wrappers are in place (the plugin's
- * startup callback, which comes first, sees no data).
+ *	  What logical decoding needs noted from the records it reads: the
+ *	  labels a change will need when it reaches the output plugin, kept
+ *	  per decoding context (rmgr.c calls here for every record).
  *
  * Labels are decided when the change reaches the plugin, where the
  * relation is known (a record names only a relfilenode).  What is noted
@@ -54,14 +38,19 @@
  *
  * This relies on how PostgreSQL's decoding turns records into changes
  * (their LSN: the record's start, a message's end; a multi-insert's tuples
- * in record order) and on which tuples ReorderBufferToastReplace re-forms;
- * scripts/check-drift.py compares these with each major's source:
- *	  DecodeInsert() sha256 prefix 15: 34cd16ae0395473d, 18: df2179716ac1912b
- *	  DecodeUpdate() sha256 prefix 15: be80e36e83f0adde, 18: d6c0c6252f485473
- *	  DecodeDelete() sha256 prefix 15: b92ef48e02b613fd, 18: 41bf7b174ee6fd43
- *	  DecodeMultiInsert() sha256 prefix 15: 3488d8ee73ad30fb, 18: 056c7e9be06fc9f8
- *	  logicalmsg_decode() sha256 prefix 15: 50b4cc2262e219cf, 18: 6303549177b82bac
- *	  ReorderBufferToastReplace() sha256 prefix 15: 950056c010607e6f, 18: 50b38c092dcf1fcd
+ * in record order) and on which tuples ReorderBufferToastReplace re-forms.
+ * None of that code is copied, but its text is watched as copies' is (a
+ * comment "upstream NAME()" marks the code that relies on each):
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/replication/logical/decode.c
+ *	  DecodeInsert()		15: 34cd16ae0395473d, 18: df2179716ac1912b
+ *	  DecodeUpdate()		15: be80e36e83f0adde, 18: d6c0c6252f485473
+ *	  DecodeDelete()		15: b92ef48e02b613fd, 18: 41bf7b174ee6fd43
+ *	  DecodeMultiInsert()	15: 3488d8ee73ad30fb, 18: 056c7e9be06fc9f8
+ *	  logicalmsg_decode()	15: 50b4cc2262e219cf, 18: 6303549177b82bac
+ *	src/backend/replication/logical/reorderbuffer.c
+ *	  ReorderBufferToastReplace() 15: 950056c010607e6f, 18: 50b38c092dcf1fcd
  *
  *-------------------------------------------------------------------------
  */
@@ -85,12 +74,6 @@
 #include "am/tuple_label.h"
 #include "am/replication/replication.h"
 #include "am/replication/replication_int.h"
-
-typedef void (*RmDecodeFn) (LogicalDecodingContext *ctx,
-							XLogRecordBuffer *buf);
-
-/* each built-in resource manager's own rm_decode */
-static RmDecodeFn prev_decode[RM_N_BUILTIN_IDS];
 
 /* the states of the decoding contexts of this process */
 static DecodingState *states = NULL;
@@ -157,20 +140,17 @@ labelheap_decoding_state(LogicalDecodingContext *ctx)
 }
 
 /*
- * The context's state, made (and its plugin wrapped) at its first record.
- * It lives in a child of the context's memory, so that it goes when the
- * context does and a later context at the same address starts afresh.
+ * A new context's state (rmgr.c, at its first record).  It lives in a child
+ * of the context's memory, so that it goes when the context does and a
+ * later context at the same address starts afresh.
  */
-static DecodingState *
-state_for(LogicalDecodingContext *ctx)
+DecodingState *
+labelheap_decoding_state_new(LogicalDecodingContext *ctx)
 {
-	DecodingState *state = labelheap_decoding_state(ctx);
+	DecodingState *state;
 	MemoryContext cxt;
 	MemoryContextCallback *cb;
 	HASHCTL		hctl;
-
-	if (state != NULL)
-		return state;
 
 	cxt = AllocSetContextCreate(ctx->context, "labelam decoding labels",
 								ALLOCSET_DEFAULT_SIZES);
@@ -199,8 +179,6 @@ state_for(LogicalDecodingContext *ctx)
 
 	state->next = states;
 	states = state;
-
-	labelheap_output_wrap(state);
 	return state;
 }
 
@@ -323,26 +301,18 @@ tally(DecodingState *state, XidNotes *xn, Oid secid)
 }
 
 /*
- * Did the transaction (its subtransactions' notes merged into it at its
- * COMMIT PREPARED) write anything the session may see?  Called within a
- * transaction (labels are looked up).
+ * The labels of the transaction's data changes (its subtransactions' notes
+ * merged into it at its COMMIT PREPARED), for output.c to decide whether
+ * it wrote anything the session may see: NIL if none is known, and
+ * *unlabeled set if a change had no label.
  */
-bool
-labelheap_xid_may_show(DecodingState *state, TransactionId xid)
+List *
+labelheap_xid_tally(DecodingState *state, TransactionId xid, bool *unlabeled)
 {
 	XidNotes   *xn = xid_notes(state, xid, false);
-	ListCell   *lc;
 
-	if (xn == NULL)
-		return false;
-	if (xn->tally_unlabeled)
-		return true;
-	foreach(lc, xn->tally)
-	{
-		if (labelheap_decoding_selects(lfirst_oid(lc)))
-			return true;
-	}
-	return false;
+	*unlabeled = xn != NULL && xn->tally_unlabeled;
+	return xn != NULL ? xn->tally : NIL;
 }
 
 /* ---- reading labels out of records ---- */
@@ -421,6 +391,11 @@ our_database(LogicalDecodingContext *ctx, const LabelamRelFileId *file)
 	return labelam_rel_file_db(*file) == ctx->slot->data.database;
 }
 
+/*
+ * relies on upstream DecodeInsert(): the change's LSN is the record's
+ * start; and on upstream ReorderBufferToastReplace(): it re-forms every
+ * tuple after TOAST chunks, labels lost (toast_pending)
+ */
 static void
 note_insert(DecodingState *state, XLogRecordBuffer *buf)
 {
@@ -457,6 +432,7 @@ note_insert(DecodingState *state, XLogRecordBuffer *buf)
 	}
 }
 
+/* relies on upstream DecodeUpdate(): the change's LSN is the record's start */
 static void
 note_update(DecodingState *state, XLogRecordBuffer *buf)
 {
@@ -507,6 +483,7 @@ note_update(DecodingState *state, XLogRecordBuffer *buf)
 	xn->toast_pending = false;
 }
 
+/* relies on upstream DecodeDelete(): the change's LSN is the record's start */
 static void
 note_delete(DecodingState *state, XLogRecordBuffer *buf)
 {
@@ -610,6 +587,10 @@ note_heap(DecodingState *state, XLogRecordBuffer *buf)
 	}
 }
 
+/*
+ * relies on upstream DecodeMultiInsert(): one change per tuple, in the
+ * record's order, each at the record's start
+ */
 static void
 note_multi_insert(DecodingState *state, XLogRecordBuffer *buf)
 {
@@ -660,7 +641,8 @@ note_multi_insert(DecodingState *state, XLogRecordBuffer *buf)
 
 /*
  * A label note (consumed: true), or a message of the session's, whose
- * writer the latest writer note of its transaction names.
+ * writer the latest writer note of its transaction names.  Relies on
+ * upstream logicalmsg_decode(): a message's change is at the record's end.
  */
 static bool
 note_message(DecodingState *state, XLogRecordBuffer *buf)
@@ -874,23 +856,16 @@ standby_after(DecodingState *state, XLogRecordBuffer *buf)
 	pfree(gone);
 }
 
-/* ---- the wrapper ---- */
+/* ---- for rmgr.c ---- */
 
-static void
-labelheap_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
+/*
+ * Notes of the record buf before its resource manager decodes it; true if
+ * it is labelam's own note, which no plugin sees.
+ */
+bool
+labelheap_decode_before(DecodingState *state, XLogRecordBuffer *buf)
 {
-	RmgrId		rmid = XLogRecGetRmid(buf->record);
-	DecodingState *state;
-
-	/* advancing a slot: nothing reaches a plugin */
-	if (ctx->fast_forward)
-	{
-		prev_decode[rmid] (ctx, buf);
-		return;
-	}
-
-	state = state_for(ctx);
-	switch (rmid)
+	switch (XLogRecGetRmid(buf->record))
 	{
 		case RM_HEAP_ID:
 			note_heap(state, buf);
@@ -901,17 +876,19 @@ labelheap_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 				note_multi_insert(state, buf);
 			break;
 		case RM_LOGICALMSG_ID:
-			if (note_message(state, buf))
-				return;
-			break;
+			return note_message(state, buf);
 		case RM_XACT_ID:
 			xact_before(state, buf);
 			break;
 	}
+	return false;
+}
 
-	prev_decode[rmid] (ctx, buf);
-
-	switch (rmid)
+/* notes no longer needed once the record buf has been decoded */
+void
+labelheap_decode_after(DecodingState *state, XLogRecordBuffer *buf)
+{
+	switch (XLogRecGetRmid(buf->record))
 	{
 		case RM_XACT_ID:
 			xact_after(state, buf);
@@ -919,20 +896,5 @@ labelheap_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 		case RM_STANDBY_ID:
 			standby_after(state, buf);
 			break;
-	}
-}
-
-void
-labelheap_decoding_install(void)
-{
-	int			rmid;
-
-	for (rmid = 0; rmid <= RM_MAX_BUILTIN_ID; rmid++)
-	{
-		if (RmgrTable[rmid].rm_name == NULL ||
-			RmgrTable[rmid].rm_decode == NULL)
-			continue;
-		prev_decode[rmid] = RmgrTable[rmid].rm_decode;
-		RmgrTable[rmid].rm_decode = labelheap_rm_decode;
 	}
 }

@@ -53,11 +53,17 @@
  * This relies on how logical.c sets the output state for BEGIN, how
  * ReorderBufferFinishPrepared decides between replaying and sending COMMIT
  * PREPARED alone, and on pgoutput telling a stream's first segment by
- * RBTXN_IS_STREAMED; scripts/check-drift.py compares these with each
- * major's source:
- *	  begin_cb_wrapper() sha256 prefix 15: ed4f7ea074ce6318, 18: c20411c54fcb1755
- *	  ReorderBufferFinishPrepared() sha256 prefix 15: 446d263c3703284b, 18: 69cb696434a2ec19
- *	  pgoutput_stream_start() sha256 prefix 15: 4a606fb08cb65f59, 18: 737fe1ff3c14c19b
+ * RBTXN_IS_STREAMED.  None of that code is copied, but its text is watched
+ * as copies' is (a comment "upstream NAME()" marks the code that relies on
+ * each):
+ * Copies, whose upstream text scripts/check-drift.py compares with each
+ * major's source (sha256 prefixes):
+ *	src/backend/replication/logical/logical.c
+ *	  begin_cb_wrapper()	15: ed4f7ea074ce6318, 18: c20411c54fcb1755
+ *	src/backend/replication/logical/reorderbuffer.c
+ *	  ReorderBufferFinishPrepared() 15: 446d263c3703284b, 18: 69cb696434a2ec19
+ *	src/backend/replication/pgoutput/pgoutput.c
+ *	  pgoutput_stream_start() 15: 4a606fb08cb65f59, 18: 737fe1ff3c14c19b
  *
  *-------------------------------------------------------------------------
  */
@@ -175,7 +181,10 @@ open_transaction(DecodingState *state, LogicalDecodingContext *ctx,
 
 		if (t->stream_open)
 			return;
-		/* the plugin says "first segment" by RBTXN_IS_STREAMED */
+		/*
+		 * the plugin says "first segment" by RBTXN_IS_STREAMED (relies on
+		 * upstream pgoutput_stream_start())
+		 */
 		if (!t->stream_sent)
 			top->txn_flags &= ~RBTXN_IS_STREAMED;
 		PG_TRY();
@@ -197,7 +206,7 @@ open_transaction(DecodingState *state, LogicalDecodingContext *ctx,
 	{
 		XLogRecPtr	location = ctx->write_location;
 
-		/* as logical.c's begin_cb_wrapper sets it */
+		/* as upstream begin_cb_wrapper() sets it */
 		ctx->write_location = txn->first_lsn;
 		if (t->prepared)
 			state->plugin.begin_prepare_cb(ctx, txn);
@@ -262,6 +271,33 @@ w_prepare(LogicalDecodingContext *ctx, ReorderBufferTXN *txn,
  * Where did this transaction's PREPARE go?  Decided here, or (decoded
  * before this context started) by what it wrote.
  */
+/*
+ * Did the transaction write anything the session may see?  Changes with no
+ * label (tables of other access methods, catalogs) count as visible.
+ * Called within a transaction (labels are looked up).
+ */
+static bool
+xid_may_show(DecodingState *state, TransactionId xid)
+{
+	bool		unlabeled;
+	List	   *tally = labelheap_xid_tally(state, xid, &unlabeled);
+	ListCell   *lc;
+
+	if (unlabeled)
+		return true;
+	foreach(lc, tally)
+	{
+		if (labelheap_decoding_selects(lfirst_oid(lc)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Was the PREPARE of txn sent?  Relies on how
+ * upstream ReorderBufferFinishPrepared() sends COMMIT PREPARED alone when
+ * the PREPARE was decoded before: this context may not have decided it.
+ */
 static bool
 prepare_was_sent(DecodingState *state, ReorderBufferTXN *txn)
 {
@@ -273,11 +309,11 @@ prepare_was_sent(DecodingState *state, ReorderBufferTXN *txn)
 
 	/* labels are looked up in the dictionary: that needs a transaction */
 	if (IsTransactionOrTransactionBlock())
-		return labelheap_xid_may_show(state, txn->xid);
+		return xid_may_show(state, txn->xid);
 	StartTransactionCommand();
 	PG_TRY();
 	{
-		result = labelheap_xid_may_show(state, txn->xid);
+		result = xid_may_show(state, txn->xid);
 	}
 	PG_FINALLY();
 	{

@@ -5,8 +5,8 @@
  *	  calls (the write path, src/hooks.c).
  *
  * Publisher: every decoding context filters by the decoding session's
- * label (decode.c notes labels, output.c wraps the output plugin's
- * callbacks); labels travel as the value of the table's declared label
+ * label (rmgr.c wraps rm_decode: decode.c notes labels, output.c wraps
+ * the output plugin's callbacks); labels travel as the value of the table's declared label
  * column.  The labels heap's WAL records lose (the old version of an
  * UPDATE or DELETE, a truncated table's label set, a logical message's
  * writer) are written into the WAL by label_wal.c.  Subscriber: a
@@ -35,7 +35,7 @@ extern void labelheap_wal_old_label(Relation rel, ItemPointer tid, Oid secid);
 extern void labelheap_wal_truncate_labels(Relation rel, int nsecids,
 										  const Oid *secids);
 
-/* decode.c: wraps the resource managers' rm_decode (src/hooks.c, once) */
+/* rmgr.c: wraps the resource managers' rm_decode (src/hooks.c, once) */
 extern void labelheap_decoding_install(void);
 
 /*

@@ -12,6 +12,7 @@
 #define LABELHEAP_REPLICATION_INT_H
 
 #include "lib/ilist.h"
+#include "replication/decode.h"
 #include "replication/logical.h"
 #include "replication/output_plugin.h"
 #include "storage/block.h"
@@ -123,13 +124,22 @@ typedef struct DecodingState
 	struct DecodingState *next;
 } DecodingState;
 
-/* decode.c, for output.c */
+/*
+ * decode.c: a context's state, the notes of each record (rmgr.c, before and
+ * after its resource manager decodes it), and what output.c takes of them
+ */
 extern DecodingState *labelheap_decoding_state(LogicalDecodingContext *ctx);
+extern DecodingState *labelheap_decoding_state_new(LogicalDecodingContext *ctx);
+extern bool labelheap_decode_before(DecodingState *state,
+									XLogRecordBuffer *buf);
+extern void labelheap_decode_after(DecodingState *state,
+								   XLogRecordBuffer *buf);
 extern RecordNote *labelheap_record_note(DecodingState *state, XLogRecPtr lsn);
 extern void labelheap_record_note_used(DecodingState *state, RecordNote *note);
-extern bool labelheap_xid_may_show(DecodingState *state, TransactionId xid);
+extern List *labelheap_xid_tally(DecodingState *state, TransactionId xid,
+								 bool *unlabeled);
 
-/* output.c, for decode.c: wrap the plugin's callbacks of a new context */
+/* output.c, for rmgr.c: wrap the plugin's callbacks of a new context */
 extern void labelheap_output_wrap(DecodingState *state);
 
 /*
