@@ -4,9 +4,12 @@
 # src/objects (contrib/sepgsql's own layout, kept as it is for the drift
 # check), and no subsystem uses one above it:
 #
-#     label_store  <  avc  <  am  <  label_sql, objects  <  hooks.c, labelam.c
+#     label_store  <  avc, lbac  <  am  <  label_sql, objects, files
+#                                                  <  hooks.c, labelam.c
 #
-# (pg_compat.h, below them all, may be used by any).  A file is a unit
+# (pg_compat.h, below them all, may be used by any).  lbac is a provider
+# of the avc (provider.h; settings.c lists it with selinux.c and sepol.c),
+# so it shares the avc's layer; files uses the am and the object checks.  A file is a unit
 # together with the header of the same name beside it (summary.c and
 # summary.h); any other header is a unit of its own.  Unit A uses unit B when
 # A names something that B alone defines -- a function or variable defined in
@@ -23,8 +26,8 @@ import os
 import re
 import sys
 
-LAYERS = {'pg_compat': 0, 'label_store': 1, 'avc': 2, 'am': 3,
-          'label_sql': 4, 'objects': 4, 'top': 5}
+LAYERS = {'pg_compat': 0, 'label_store': 1, 'avc': 2, 'lbac': 2, 'am': 3,
+          'label_sql': 4, 'objects': 4, 'files': 4, 'top': 5}
 CYCLES_ALLOWED = 'src/objects/'
 
 IDENT = re.compile(r'[A-Za-z_]\w*')

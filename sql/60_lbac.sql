@@ -1,5 +1,4 @@
-
-/* labelam extension script: the lbac provider's label model (src/lbac) */
+/* sql/60_lbac.sql: labelam extension script: the lbac provider's label model (src/lbac) */
 
 -- The model of labelam.provider = lbac: Oracle Label Security's levels,
 -- compartments and groups, and each role's authorization.  Only lbac's

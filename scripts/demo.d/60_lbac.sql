@@ -1,3 +1,4 @@
+-- scripts/demo.d/60_lbac.sql
 -- Labels without SELinux (doc/lbac.md): a cluster of its own with
 -- labelam.provider = lbac, whose model of levels, compartments and groups
 -- is defined in SQL, with Oracle Label Security's rules.  Whoever creates

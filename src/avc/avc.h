@@ -52,19 +52,19 @@ extern void avc_statement_done(void);
 extern void avc_xact(XactEvent event);
 
 /*
- * trusted.c: a trusted session (a label whose MLS range the policy honours
- * with an exemption, such as labelam_maint_t's) decides with its label
- * narrowed to its clearance, except around a maintenance command's own
- * checks: avc_maintenance_begin(depth) lets its own label decide if the
- * outermost call running is a utility command the client sent, depth calls
- * deep (1: the command itself, nothing nested), and returns true; pass the
+ * trusted.c and maintenance.c: a trusted session (a label whose MLS range
+ * the policy honours with an exemption, such as labelam_maint_t's) decides
+ * with its label narrowed to its clearance, except around a maintenance
+ * command's own checks: avc_maintenance_begin(depth) lets its own label
+ * decide if the outermost call running is a utility command the client
+ * sent, depth calls deep (1: the command itself, nothing nested), and returns true; pass the
  * result to avc_maintenance_end (also on error).  Does nothing (false) for
  * other sessions and elsewhere.
  */
 extern bool avc_maintenance_begin(int depth);
 extern void avc_maintenance_end(bool widened);
 
-/* Is the session's own label a trusted subject (trusted.c)? */
+/* Is the session's own label a trusted subject (trusted.c; subject.c)? */
 extern bool avc_session_trusted(void);
 
 /*

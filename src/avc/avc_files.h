@@ -55,7 +55,7 @@ extern bool avc_file_allowed_at(const char *level_of, AvcClass tclass,
  * label (canonical) at the level of level_of: its user, role and type with
  * the low level of level_of's range, as canonical text (palloc'd).  With a
  * policy without MLS, label itself.  ERROR 22023 if the result is no valid
- * label.
+ * label.  (labels.c)
  */
 extern char *avc_label_at_level(const char *label, const char *level_of);
 

@@ -67,21 +67,35 @@ extern bool avc_labels_current(uint32 lid);
 extern void avc_labels_reset(void);
 extern char *avc_object_text(AvcObjKind kind, uint32 object);
 extern const char *avc_local_text(uint32 lid);
+/* local ids of the subject and, for a narrowed session, of its own label */
+extern uint32 avc_subject_lid;
+extern uint32 avc_and_lid;
+/* the MLS field of a context, or NULL; the context at another level */
+extern const char *avc_labels_mls(const char *label);
+extern char *avc_labels_with_level(const char *label, const char *level);
 
-/* cache.c */
+/* cache.c (and cache.h, for decide.c and subject.c) */
 extern bool avc_enforcing_in_force;
 extern uint32 avc_local_id(const char *canonical_label);
-extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
-					   uint32 object, AvcDecision *avd);
-extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
-extern Oid	avc_create_label(Oid table_secid);
+extern void avc_cache_reset(void);
+extern void avc_revalidate(void);
+extern TimestampTz avc_revalidated_statement;
+
+/* subject.c */
 extern uint32 avc_subject_local_id(void);
 /* avc_subject_local_id, or ERROR 42501 if the process has no subject */
 extern uint32 avc_require_subject(void);
 extern void avc_set_subject(const char *label);
-extern void avc_cache_reset(void);
-extern void avc_revalidate(void);
-extern TimestampTz avc_revalidated_statement;
+/* a trusted session's narrowed subject (trusted.c, maintenance.c) */
+extern bool avc_subject_is_narrowed(void);
+extern void avc_subject_widen(void);
+extern void avc_subject_narrow(void);
+
+/* decide.c */
+extern bool avc_decide(AvcClass tclass, uint32 subject_lid, AvcObjKind kind,
+					   uint32 object, AvcDecision *avd);
+extern const char *avc_create_local(uint32 subject_lid, uint32 parent_lid);
+extern Oid	avc_create_label(Oid table_secid);
 extern double avc_bench(const char *const *objects, int nobjects, int64 n,
 						bool misses);
 
@@ -111,11 +125,6 @@ extern void avc_statistics_subject_changed(const char *newval, void *extra);
 
 /* table_label.c */
 extern void avc_table_label_init(void);
-
-/* the subject of a trusted session (trusted.c) */
-extern bool avc_subject_is_narrowed(void);
-extern void avc_subject_widen(void);
-extern void avc_subject_narrow(void);
 
 /* trusted.c */
 extern char *avc_trusted_narrowed(const char *label);

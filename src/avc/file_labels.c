@@ -118,52 +118,6 @@ avc_file_allowed_at(const char *level_of, AvcClass tclass, const char *label,
 	return (perms & ~d.allowed) == 0 || d.permissive;
 }
 
-/* the MLS field of an SELinux context (after its third ':'), or NULL */
-static const char *
-mls_field(const char *label)
-{
-	const char *p = label;
-	int			i;
-
-	for (i = 0; i < 3; i++)
-	{
-		p = strchr(p, ':');
-		if (p == NULL)
-			return NULL;
-		p++;
-	}
-	return p;
-}
-
-char *
-avc_label_at_level(const char *label, const char *level_of)
-{
-	const char *mls = mls_field(level_of);
-	const char *own = mls_field(label);
-	const char *dash;
-	StringInfoData buf;
-	char	   *result;
-
-	if (unlikely(avc_revalidate_pending))
-		avc_revalidate();
-	if (!avc_provider->mls_enabled() || mls == NULL)
-		return pstrdup(label);
-
-	initStringInfo(&buf);
-	if (own != NULL)
-		appendBinaryStringInfo(&buf, label, own - label);
-	else
-		appendStringInfo(&buf, "%s:", label);
-	dash = strchr(mls, '-');
-	if (dash != NULL)
-		appendBinaryStringInfo(&buf, mls, dash - mls);
-	else
-		appendStringInfoString(&buf, mls);
-	result = avc_provider->canonicalize(buf.data);
-	pfree(buf.data);
-	return result;
-}
-
 char *
 avc_file_create_label(const char *dir_label, AvcClass tclass,
 					  const char *name)

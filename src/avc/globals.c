@@ -31,7 +31,7 @@ bool		avc_enforcing = true;
 
 /*
  * Changes whenever a cached decision may no longer hold: a new policy or
- * enforcing mode, a new subject (cache.c); callers keep it with what they
+ * enforcing mode (cache.c), a new subject (subject.c); callers keep it with what they
  * derived from decisions (avc.h's avc_epoch_holds).
  */
 uint64		avc_decision_epoch = 0;

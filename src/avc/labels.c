@@ -17,8 +17,10 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "lib/stringinfo.h"
 #include "utils/memutils.h"
 
+#include "avc/avc_files.h"
 #include "avc/avc_internal.h"
 #include "label_store/label_store.h"
 
@@ -54,6 +56,14 @@ static uint32 avc_label_next = 1;	/* never reused: 0 is "none" */
 /* the session's subject: canonical text in TopMemoryContext, or NULL */
 char	   *avc_subject = NULL;
 
+/*
+ * Local ids of the subject (0: not looked up yet) and, for a narrowed
+ * trusted session, of its own label whose decisions are ANDed (subject.c);
+ * they die with the local labels
+ */
+uint32		avc_subject_lid = 0;
+uint32		avc_and_lid = 0;
+
 static void
 labels_create(void)
 {
@@ -77,6 +87,8 @@ avc_labels_reset(void)
 		MemoryContextReset(labels_cxt);
 	avc_labels = NULL;
 	avc_label_texts = NULL;
+	avc_subject_lid = 0;
+	avc_and_lid = 0;
 }
 
 /* Local labels of the current generation. */
@@ -211,3 +223,69 @@ avc_storable_label(const char *label)
 	return avc_canonicalize(label);
 }
 
+
+/*
+ * The MLS field of an SELinux context (after its third ':'), or NULL if it
+ * has none.
+ */
+const char *
+avc_labels_mls(const char *label)
+{
+	const char *p = label;
+	int			i;
+
+	for (i = 0; i < 3; i++)
+	{
+		p = strchr(p, ':');
+		if (p == NULL)
+			return NULL;
+		p++;
+	}
+	return p;
+}
+
+/* label with its MLS field replaced by level (palloc'd), or NULL if none */
+char *
+avc_labels_with_level(const char *label, const char *level)
+{
+	const char *mls = label ? avc_labels_mls(label) : NULL;
+
+	if (mls == NULL)
+		return NULL;
+	return psprintf("%.*s%s", (int) (mls - label), label, level);
+}
+
+/*
+ * label at the low level of level_of (canonical, palloc'd): a subject like
+ * the session's at a file's level (avc_files.h).  label itself when the
+ * policy has no MLS or level_of no MLS field.  A new policy is picked up
+ * first, as avc_canonicalize_subject does.
+ */
+char *
+avc_label_at_level(const char *label, const char *level_of)
+{
+	const char *mls = avc_labels_mls(level_of);
+	const char *own = avc_labels_mls(label);
+	const char *dash;
+	StringInfoData buf;
+	char	   *result;
+
+	if (unlikely(avc_revalidate_pending))
+		(void) avc_provider->policy_seqno();
+	if (!avc_provider->mls_enabled() || mls == NULL)
+		return pstrdup(label);
+
+	initStringInfo(&buf);
+	if (own != NULL)
+		appendBinaryStringInfo(&buf, label, own - label);
+	else
+		appendStringInfo(&buf, "%s:", label);
+	dash = strchr(mls, '-');
+	if (dash != NULL)
+		appendBinaryStringInfo(&buf, mls, dash - mls);
+	else
+		appendStringInfoString(&buf, mls);
+	result = avc_provider->canonicalize(buf.data);
+	pfree(buf.data);
+	return result;
+}

@@ -24,7 +24,7 @@
  * the top would, and the conjunction gives the session nothing its own
  * label would not.  New rows and objects get the narrowed label's labels.
  * Where labelam says otherwise is the maintenance commands' own checks
- * (avc_maintenance_begin, below): there the session's own label decides.
+ * (avc_maintenance_begin, maintenance.c): there the session's own label decides.
  *
  * Which labels are trusted: a label with a range (low != high) of an MLS
  * policy whose decisions at the range's high level differ from those of
@@ -45,18 +45,7 @@
  * high level, so there is nothing to confine, and the range decides as
  * before.
  *
- * Where the session's own label decides (avc_maintenance_begin): only
- * around checks that labelam's maintenance code makes itself, and only
- * while the one command running is a utility command the client sent
- * (nothing nested: no ExecutorStart, ExecutorRun, ExecutorFinish or
- * utility command inside it, no trusted procedure, no parallel worker),
- * or, for the INSERT that dump.c runs for a restored row, one call inside
- * it.
- * Code that PostgreSQL runs for the user inside such a command reaches
- * tables and DDL only through executors and utility commands of its own,
- * which are nested, so it never decides with the session's own label;
- * what it can do without them (built-in functions in expressions) meets
- * checks that never widen (large objects, sequences, function execution).
+ * Where the session's own label decides instead: maintenance.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -64,7 +53,6 @@
 
 #include <selinux/label.h>
 
-#include "access/parallel.h"
 #include "access/xact.h"
 #include "commands/dbcommands.h"
 #include "libpq/libpq-be.h"
@@ -97,39 +85,6 @@ typedef struct Probe
 	uint32		read;
 	uint32		write;
 } Probe;
-
-/*
- * Split label text "user:role:type:mls" after its third colon: the
- * length of "user:role:type:" and the MLS field, or -1 if there is none.
- */
-static int
-mls_field(const char *label, const char **mls)
-{
-	int			colons = 0;
-	const char *p;
-
-	for (p = label; *p; p++)
-	{
-		if (*p == ':' && ++colons == 3)
-		{
-			*mls = p + 1;
-			return (int) (p + 1 - label);
-		}
-	}
-	return -1;
-}
-
-/* label with its MLS field replaced by level (palloc'd), or NULL */
-static char *
-with_level(const char *label, const char *level)
-{
-	const char *mls;
-	int			prefix = label ? mls_field(label, &mls) : -1;
-
-	if (prefix < 0)
-		return NULL;
-	return psprintf("%.*s%s", prefix, label, level);
-}
 
 /* the name the policy's sepgsql_contexts knows the current database by */
 static const char *
@@ -191,12 +146,13 @@ avc_trusted_narrowed(const char *label)
 	if (label == NULL || avc_debug_opaque_labels ||
 		!avc_provider->mls_enabled())
 		return NULL;
-	if (mls_field(label, &mls) < 0 || (dash = strchr(mls, '-')) == NULL)
+	if ((mls = avc_labels_mls(label)) == NULL ||
+		(dash = strchr(mls, '-')) == NULL)
 		return NULL;
 	lo = pnstrdup(mls, dash - mls);
 	hi = pstrdup(dash + 1);
-	low = with_level(label, lo);
-	high = with_level(label, hi);
+	low = avc_labels_with_level(label, lo);
+	high = avc_labels_with_level(label, hi);
 	if (!avc_provider->valid(low) || !avc_provider->valid(high))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -204,7 +160,7 @@ avc_trusted_narrowed(const char *label)
 				 errdetail("Its low or high level alone is not a valid label, so labelam cannot tell whether it is a trusted subject.")));
 
 	db = avc_default_object_label(SELABEL_DB_DATABASE, database_name());
-	if (db != NULL && mls_field(db, &mls) >= 0)
+	if (db != NULL && avc_labels_mls(db) != NULL)
 	{
 		probes[nprobes].label = db;
 		probes[nprobes].tclass = AVC_CLASS_DB_DATABASE;
@@ -226,8 +182,8 @@ avc_trusted_narrowed(const char *label)
 	for (i = 0; i < nprobes; i++)
 	{
 		Probe	   *p = &probes[i];
-		char	   *at_low = with_level(p->label, lo);
-		char	   *at_high = with_level(p->label, hi);
+		char	   *at_low = avc_labels_with_level(p->label, lo);
+		char	   *at_high = avc_labels_with_level(p->label, hi);
 		uint32		granted;
 
 		if (at_low == NULL || !avc_provider->valid(at_low) ||
@@ -277,43 +233,4 @@ avc_trusted_narrowed(const char *label)
 		return NULL;
 	}
 	return high;
-}
-
-/*
- * May the session's own label decide now?  Only in the utility command the
- * client sent, depth calls deep (see avc_maintenance_begin), no trusted
- * procedure running, not in a parallel worker.
- */
-static bool
-maintenance_context(int depth)
-{
-	return avc_under_utility(depth) && !avc_subject_pushed() &&
-		!IsParallelWorker();
-}
-
-/*
- * Around a maintenance command's own checks: if the session is trusted and
- * in such a command, its own label decides until avc_maintenance_end
- * (returns true); otherwise nothing changes (false).  Pass the result to
- * avc_maintenance_end, also on error (PG_FINALLY).
- *
- * depth: 1 for checks the utility command makes itself, with nothing
- * nested in it; 2 for checks of a query that labelam's own code runs
- * directly inside it and knows to be its own (dump.c's INSERT of a
- * restored row), which the caller must establish itself.
- */
-bool
-avc_maintenance_begin(int depth)
-{
-	if (!avc_subject_is_narrowed() || !maintenance_context(depth))
-		return false;
-	avc_subject_widen();
-	return true;
-}
-
-void
-avc_maintenance_end(bool widened)
-{
-	if (widened)
-		avc_subject_narrow();
 }

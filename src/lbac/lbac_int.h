@@ -196,7 +196,6 @@ extern LbacModel *lbac_model_read(void);
 extern const LbacModel *lbac_model_in_force(void);
 extern uint64 lbac_model_generation(void);
 extern uint64 lbac_model_revalidate(void);
-extern const LbacModel *lbac_model_for_sql(void);
 extern void lbac_model_sync_workers(void);
 
 /* label.c */

@@ -232,19 +232,6 @@ lbac_relcache(Oid relid)
 			model_stale = true;
 }
 
-/* The model for lbac's SQL functions on labels: only under lbac. */
-const LbacModel *
-lbac_model_for_sql(void)
-{
-	if (avc_provider != &avc_lbac_provider)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the lbac provider is not in force"),
-				 errdetail("labelam.provider is \"%s\".", avc_provider->name),
-				 errhint("Set labelam.provider = lbac in postgresql.conf and restart the server.")));
-	return lbac_model_in_force();
-}
-
 /* Check hook of labelam.lbac_model: labelam, and parallel workers. */
 static bool
 lbac_model_setting_check(char **newval, void **extra, GucSource source)

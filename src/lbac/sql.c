@@ -22,6 +22,7 @@
 #include "utils/builtins.h"
 
 #include "avc/avc.h"
+#include "avc/provider.h"
 #include "lbac/lbac_int.h"
 
 PG_FUNCTION_INFO_V1(lbac_dominates_sql);
@@ -33,6 +34,19 @@ PG_FUNCTION_INFO_V1(lbac_session_label);
 PG_FUNCTION_INFO_V1(lbac_set_session_label);
 PG_FUNCTION_INFO_V1(lbac_set_access_profile);
 PG_FUNCTION_INFO_V1(lbac_dump_model);
+
+/* The model for lbac's SQL functions on labels: only under lbac. */
+static const LbacModel *
+lbac_model_for_sql(void)
+{
+	if (avc_provider != &avc_lbac_provider)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the lbac provider is not in force"),
+				 errdetail("labelam.provider is \"%s\".", avc_provider->name),
+				 errhint("Set labelam.provider = lbac in postgresql.conf and restart the server.")));
+	return lbac_model_in_force();
+}
 
 static void
 two_labels(FunctionCallInfo fcinfo, const LbacModel *m, LbacLabel *a,

@@ -1,3 +1,4 @@
+-- scripts/demo.d/55_trusted_maintenance.sql
 -- Maintaining a multi-level table: mission holds alice's rows (s0) and
 -- bob's (s1).  No ordinary label may drop it: the administrator at s0
 -- cannot reach bob's rows, and under the MLS policy no label may delete
