@@ -57,7 +57,9 @@ extern void avc_xact(XactEvent event);
  * with its label narrowed to its clearance, except around a maintenance
  * command's own checks: avc_maintenance_begin(depth) lets its own label
  * decide if the outermost call running is a utility command the client
- * sent, depth calls deep (1: the command itself, nothing nested), and returns true; pass the
+ * sent, depth calls deep (1: the command itself, nothing nested), or,
+ * depth 0, if the process is a logical replication worker running nothing
+ * (the checks of a row it applies itself), and returns true; pass the
  * result to avc_maintenance_end (also on error).  Does nothing (false) for
  * other sessions and elsewhere.
  */

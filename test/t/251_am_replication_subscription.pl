@@ -9,9 +9,13 @@
 # replica domain: rows of every level, written with the label they carry),
 # connecting through a REPLICATION role at s1 ("sub1": streaming and
 # two-phase on) or at s3 ("sub3").  sub1 must hold exactly what s1 selects
-# on the publisher, labels included, sub3 what s3 selects.  Attacks: an
-# owner at s0 applying rows of s3, an ALWAYS trigger copying replicated
-# rows into a table of its own, rows that arrive without a label.
+# on the publisher, labels included, sub3 what s3 selects.  The owner's
+# range decides each replicated row's checks only (avc/maintenance.c, depth 0);
+# everything else the worker runs is decided with its narrowed label.
+# Attacks: an owner at s0 applying rows of s3, an ALWAYS trigger copying
+# replicated rows into a table of its own, a column default running a
+# query, a default reading the worker's label, rows that arrive without a
+# label.
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -102,7 +106,11 @@ sub sub_db
 	}, extra_params => [ '-U', "owner_$db" ]);
 }
 sub_db('sub1', $replica, 'r_s1', 'pub', 'streaming = on, two_phase = on');
-sub_db('sub3', $replica, 'r_s3', 'pub', 'streaming = on');
+# sub3's table has a column the publisher does not send: its default is
+# user code the worker runs, which sees the worker's label narrowed
+sub_db('sub3', $replica, 'r_s3', 'pub', 'streaming = on', q{
+	ALTER TABLE t ADD COLUMN probe text DEFAULT labelam.client_label();
+});
 # attacks: an owner at s0 through an s3 role; a trigger that copies rows
 sub_db('sublow', 'staff_u:staff_r:staff_t:s0', 'r_s3', 'pub', 'streaming = on');
 sub_db('subtrig', $replica, 'r_s3', 'pub', 'streaming = on', q{
@@ -228,6 +236,13 @@ is($sub->safe_psql('sub1', "SELECT count(*) FROM pg_prepared_xacts"), '0',
 	'sub1 holds no prepared transaction');
 
 # ---- attacks ----
+# the worker's own label decided the rows (every level), but user code it
+# runs decides with the narrowed label: the clearance alone, which may not
+# write below itself
+is($sub->safe_psql('sub3', 'SELECT string_agg(DISTINCT probe, \',\') FROM t',
+		extra_params => [ '-U', 'r_top_sub3' ]),
+	'system_u:system_r:labelam_replica_t:s15:c0.c1023',
+	'attack: a default the worker evaluates for replicated rows of every level sees the narrowed label, not the range');
 # which subscriptions failed, and which did not
 sub errors_of
 {

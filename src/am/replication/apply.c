@@ -7,10 +7,15 @@
  *
  * An apply or table synchronization worker connects as the subscription's
  * owner and so takes the owner's labelam.role_label (avc/client.c).  Its
- * label decides its writes like any session's: a worker whose label may
- * write rows of every level (the replica domain of labelam's policy
- * module) applies them all; a lower one is refused the rows above it
- * (42501), and the subscription stops there.
+ * label decides the rows it applies: a trusted label whose range may write
+ * rows of every level (the replica domain of labelam's policy module,
+ * system_u:system_r:labelam_replica_t:s0-s15:c0.c1023) applies them all,
+ * its own label deciding each row's checks (avc/maintenance.c's depth 0,
+ * around new_label.c's and write.c's checks of the row); a lower one is
+ * refused the rows above it (42501), and the subscription stops there.
+ * Everything else the worker decides, it decides with its narrowed label
+ * (the clearance alone, which writes at the clearance only), as every
+ * trusted session does.
  *
  * A replicated row takes its label from the table's declared label column,
  * which the publisher fills in (output.c); new_label.c asks here.  A
@@ -21,16 +26,18 @@
  * ExecSimpleRelationInsert & co., tablesync.c's CopyFrom); a row code
  * nested in it writes (a query, in a frame of its own) is not replicated.
  *
- * Code a worker runs for a subscription's tables would run with the
- * worker's label, which reads and writes rows of every level: triggers
- * (ENABLE ALWAYS or REPLICA: a BEFORE trigger could relabel the row it is
- * given, an AFTER trigger copy it into a lower table), and functions in
- * defaults, constraints and index expressions.  labelam gives them no such
- * label; it refuses them: a replicated write into a labelheap table with
- * such a trigger is refused, and so is any query a worker's nested code
- * starts in a database with labelam (ExecutorStart; the worker itself
- * starts none).  The refusal ends the apply transaction, with what the code
- * did in it.
+ * Code a worker runs for a subscription's tables runs with the worker's
+ * narrowed label, which reads rows of every level: triggers (ENABLE
+ * ALWAYS or REPLICA: a BEFORE trigger could relabel the row it is given,
+ * an AFTER trigger copy it into a lower table), and functions in defaults,
+ * constraints and index expressions.  labelam refuses them: a replicated
+ * write into a labelheap table with such a trigger is refused, and so is
+ * any query a worker's nested code starts in a database with labelam
+ * (ExecutorStart; the worker itself starts none).  The refusal ends the
+ * apply transaction, with what the code did in it.  Should one run
+ * nonetheless, it would decide with the narrowed label, never the wide
+ * one: avc/maintenance.c widens only while no executor, utility command or
+ * routine runs.
  *
  *-------------------------------------------------------------------------
  */
