@@ -204,13 +204,13 @@ extern void avc_table_label_forget(void);
 extern char *avc_create_label_text(const char *table_label);
 
 /*
- * The label of a logical message the session writes (canonical text,
- * palloc'd): the label of the rows it creates in a table labeled as the
- * policy labels a new table of the database (sepgsql_contexts' default for
- * pg_catalog.pg_logical_message, else labelam.default_table_label).  ERROR
- * if there is none, or the process has no subject.
+ * The table label that logical messages are decided as written into
+ * (canonical text, palloc'd): how the policy labels a new table of the
+ * database (sepgsql_contexts' default for pg_catalog.pg_logical_message,
+ * else labelam.default_table_label).  ERROR if there is none.  A message's
+ * own label is avc_create_label_text of it.
  */
-extern char *avc_message_label_text(void);
+extern char *avc_message_table_label(void);
 
 /*
  * Canonical form of label text (palloc'd), as the policy provider defines

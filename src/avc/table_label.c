@@ -141,7 +141,7 @@ avc_table_label_text(Relation rel)
 }
 
 char *
-avc_message_label_text(void)
+avc_message_table_label(void)
 {
 	char	   *objname;
 	char	   *label;
@@ -158,7 +158,7 @@ avc_message_label_text(void)
 				 errmsg("logical messages have no security label in this database"),
 				 errdetail("Neither the policy's sepgsql_contexts nor labelam.default_table_label labels tables."),
 				 errhint("Set labelam.default_table_label.")));
-	return avc_create_label_text(avc_canonicalize(label));
+	return avc_canonicalize(label);
 }
 
 /*

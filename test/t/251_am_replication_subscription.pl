@@ -14,7 +14,8 @@
 # everything else the worker runs is decided with its narrowed label.
 # Attacks: an owner at s0 applying rows of s3, an ALWAYS trigger copying
 # replicated rows into a table of its own, a column default running a
-# query, a default reading the worker's label, rows that arrive without a
+# query, a default, a domain CHECK, an index expression and an ALWAYS
+# BEFORE trigger reading the worker's label, rows that arrive without a
 # label.
 use strict;
 use warnings;
@@ -106,14 +107,45 @@ sub sub_db
 	}, extra_params => [ '-U', "owner_$db" ]);
 }
 sub_db('sub1', $replica, 'r_s1', 'pub', 'streaming = on, two_phase = on');
-# sub3's table has a column the publisher does not send: its default is
-# user code the worker runs, which sees the worker's label narrowed
-sub_db('sub3', $replica, 'r_s3', 'pub', 'streaming = on', q{
-	ALTER TABLE t ADD COLUMN probe text DEFAULT labelam.client_label();
+# User code the workers run, which must never see the range: probe(what, x)
+# logs the label it runs with, once a process, in plpgsql's simple
+# expressions (no query: the worker refuses those).
+my $probe = q{
+	CREATE FUNCTION probe(what text, x text) RETURNS boolean
+	LANGUAGE plpgsql IMMUTABLE AS $$
+	BEGIN
+		IF current_setting('probe.' || what, true) IS DISTINCT FROM 'done' THEN
+			RAISE WARNING 'labelam probe %: %', what, labelam.client_label();
+			what := set_config('probe.' || what, 'done', false);
+		END IF;
+		RETURN true;
+	END $$;
+};
+# sub3's table: a column the publisher does not send (its default), the
+# value column of a domain whose CHECK the worker evaluates converting
+# what it receives (a cast), an index expression (evaluated after the
+# row's own checks)
+sub_db('sub3', $replica, 'r_s3', 'pub', 'streaming = on', $probe . q{
+	CREATE DOMAIN checked_text AS text CHECK (probe('cast', VALUE));
+	DROP TABLE t;
+	CREATE TABLE t (id int PRIMARY KEY, v checked_text,
+		lbl labelam.security_label,
+		probe text DEFAULT labelam.client_label()) USING labelheap;
+	CREATE INDEX t_probe ON t ((probe('index', v)));
+	GRANT ALL ON t TO PUBLIC;
 });
 # attacks: an owner at s0 through an s3 role; a trigger that copies rows
 sub_db('sublow', 'staff_u:staff_r:staff_t:s0', 'r_s3', 'pub', 'streaming = on');
-sub_db('subtrig', $replica, 'r_s3', 'pub', 'streaming = on', q{
+sub_db('subtrig', $replica, 'r_s3', 'pub', 'streaming = on', $probe . q{
+	CREATE FUNCTION probe_before() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		IF public.probe('trigger', NEW.v) THEN
+			RETURN NEW;
+		END IF;
+		RETURN NEW;
+	END $$;
+	CREATE TRIGGER probe_before BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION probe_before();
+	ALTER TABLE t ENABLE ALWAYS TRIGGER probe_before;
 	CREATE TABLE copied (v text);
 	GRANT ALL ON copied TO PUBLIC;
 	CREATE FUNCTION copy_row() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -243,6 +275,20 @@ is($sub->safe_psql('sub3', 'SELECT string_agg(DISTINCT probe, \',\') FROM t',
 		extra_params => [ '-U', 'r_top_sub3' ]),
 	'system_u:system_r:labelam_replica_t:s15:c0.c1023',
 	'attack: a default the worker evaluates for replicated rows of every level sees the narrowed label, not the range');
+# user code that runs in the workers, before the row's checks (a cast, a
+# BEFORE trigger) or after them (an index expression), sees the same
+my $narrowed = 'system_u:system_r:labelam_replica_t:s15:c0\.c1023';
+my %code = (
+	cast => 'a domain CHECK (a cast)',
+	index => 'an index expression',
+	trigger => 'an ALWAYS BEFORE trigger');
+for my $what (sort keys %code)
+{
+	ok($sub->wait_for_log(qr/WARNING:  labelam probe $what: $narrowed$/m, 0),
+		"attack: $code{$what} of a replicated table runs with the narrowed label");
+}
+unlike(slurp_file($sub->logfile), qr/labelam probe \w+: [^\n]*s0-s15/,
+	'attack: no user code a worker ran saw the range s0-s15');
 # which subscriptions failed, and which did not
 sub errors_of
 {

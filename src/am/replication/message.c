@@ -7,8 +7,8 @@
  * A logical message is data its writer chose, decoded for whoever reads
  * the slot: a session at s3 could otherwise write down to a subscriber at
  * s0 with it.  So a message is labeled like a row its writer creates
- * (avc_message_label_text: the label of its rows in a table labeled as the
- * policy labels a new one), noted in the WAL just before the message, in
+ * (avc_create_label_text: the label of its rows in a table labeled as the
+ * policy labels a new one, avc_message_table_label), noted in the WAL just before the message, in
  * its transaction (label_wal.c), and output.c sends it only to sessions
  * that may select that label.  A message without a note (written by C
  * code, or in a database without labelam) is decided as unlabeled.
@@ -45,6 +45,7 @@
 void
 labelheap_message_before_write(const char *prefix)
 {
+	char	   *table_label;
 	char	   *label;
 	LabelNoteWriter *note;
 	Size		size;
@@ -58,7 +59,9 @@ labelheap_message_before_write(const char *prefix)
 	if (!XLogLogicalInfoActive())
 		return;
 
-	label = avc_message_label_text();
+	table_label = avc_message_table_label();
+	label = avc_create_label_text(table_label);
+	pfree(table_label);
 	size = offsetof(LabelNoteWriter, label) + strlen(label) + 1;
 	note = palloc0(size);
 	note->hdr.magic = LABEL_NOTE_MAGIC;

@@ -569,8 +569,8 @@ new_secid(Relation rel, uint32 *perms)
  * the row is written by the COPY FROM it sent (depth 1) or by the INSERT
  * that dump.c runs directly inside it for a restored row (depth 2): a
  * restore writes rows of every level; and so does a logical replication
- * worker, for a row it applies itself (depth 0).  Its narrowed label, which decides
- * elsewhere, may not relabel onto a label it may not write.
+ * worker, for a row it applies itself (depth 0).  Its narrowed label,
+ * which decides elsewhere, may not relabel onto a label it may not write.
  */
 static void
 require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target,
@@ -714,7 +714,6 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
 							   TupleTableSlot *slot)
 {
 	Oid			colsecid = InvalidOid;
-
 	int			depth = 1;
 
 	if (batch->attnum != 0)

@@ -1,4 +1,4 @@
-/* sql/60_replication.sql: labelam extension script: logical replication (src/am/replication) */
+/* sql/65_replication.sql: labelam extension script: logical replication (src/am/replication) */
 
 -- Checked twin of pg_logical_emit_message (src/am/replication/message.c):
 -- notes the label of the message's writer, which logical decoding decides

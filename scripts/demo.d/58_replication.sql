@@ -1,4 +1,4 @@
--- scripts/demo.d/60_replication.sql
+-- scripts/demo.d/58_replication.sql
 -- Logical replication (doc/logical-replication.md): a table with rows at
 -- s0, s1 and s3 is published; a subscription that connects through a role
 -- at s1 receives exactly the s0 and s1 rows, each with its label.  Both ends
