@@ -21,7 +21,8 @@
  * Logical replication apply is the other place (depth 0): a worker
  * (apply, parallel apply or table synchronization) writes each replicated
  * row with the label the row carries, which its own label decides, at
- * every level its range allows (labelam_replica_t).  The worker applies
+ * every level its range allows (labelam_replica_t), and so applies a
+ * replicated TRUNCATE (the label set's check).  The worker applies
  * rows itself, in no executor or utility command (worker.c's
  * ExecSimpleRelation*, tablesync.c's CopyFrom); what it runs for the user
  * (triggers, defaults, constraints, domain checks, index expressions) runs

@@ -328,4 +328,21 @@ cmp_ok(errors_of('subplain'), '>', 0, '... in subplain\'s worker');
 is($sub->safe_psql('subplain', 'SELECT count(*) FROM plain', extra_params => [ '-U', 'r_top_subplain' ]),
 	'0', '... never written with the worker\'s own label');
 
+# ---- a TRUNCATE of the multi-level table ----
+# the maintenance subject empties it on the publisher; sub1 and sub3 apply
+# the truncation (their workers' range decides the label set's check) and
+# keep replicating
+$pub->safe_psql('postgres', q{
+	CREATE ROLE a_maint LOGIN SUPERUSER;
+	INSERT INTO labelam.role_label VALUES
+		('a_maint', 'system_u:system_r:labelam_maint_t:s0-s15:c0.c1023');
+});
+$pub->safe_psql('postgres', 'TRUNCATE big', extra_params => [ '-U', 'a_maint' ]);
+$pub->safe_psql('postgres', "INSERT INTO big VALUES (1, 'public-after-truncate')",
+	extra_params => [ '-U', 'r_s0' ]);
+$pub->wait_for_catchup('sub1');
+$pub->wait_for_catchup('sub3');
+compare('after a TRUNCATE of the multi-level table');
+is(errors_of('sub1') . errors_of('sub3'), '00', '... applied by sub1 and sub3 without an error');
+
 done_testing();

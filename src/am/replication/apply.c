@@ -11,7 +11,8 @@
  * rows of every level (the replica domain of labelam's policy module,
  * system_u:system_r:labelam_replica_t:s0-s15:c0.c1023) applies them all,
  * its own label deciding each row's checks (avc/maintenance.c's depth 0,
- * around new_label.c's and write.c's checks of the row); a lower one is
+ * around new_label.c's and write.c's checks of the row, and
+ * label_set_checks.c's of a replicated TRUNCATE); a lower one is
  * refused the rows above it (42501), and the subscription stops there.
  * Everything else the worker decides, it decides with its narrowed label
  * (the clearance alone, which writes at the clearance only), as every
