@@ -3,15 +3,17 @@
 # with labelam's policy module (make policy; src/am/replication).
 #
 # Publisher: rows at s0, s1 and s3 (TOAST-size values, multi-inserts,
-# updates, deletes, relabels, a streamed transaction, prepared ones).
+# updates, deletes, relabels, a streamed transaction, prepared ones, and
+# last a TRUNCATE by the maintenance subject).
 # Subscriber, one database a subscription: each subscription owned by a
 # role labeled system_u:system_r:labelam_replica_t:s0-s15:c0.c1023 (the
 # replica domain: rows of every level, written with the label they carry),
 # connecting through a REPLICATION role at s1 ("sub1": streaming and
 # two-phase on) or at s3 ("sub3").  sub1 must hold exactly what s1 selects
 # on the publisher, labels included, sub3 what s3 selects.  The owner's
-# range decides each replicated row's checks only (avc/maintenance.c, depth 0);
-# everything else the worker runs is decided with its narrowed label.
+# range decides each replicated row's checks only (avc/maintenance.c,
+# depth 0), and a replicated TRUNCATE's; everything else the worker runs
+# is decided with its narrowed label.
 # Attacks: an owner at s0 applying rows of s3, an ALWAYS trigger copying
 # replicated rows into a table of its own, a column default running a
 # query, a default, a domain CHECK, an index expression and an ALWAYS
