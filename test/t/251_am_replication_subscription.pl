@@ -79,6 +79,9 @@ $pub->safe_psql('postgres',
 	"INSERT INTO big VALUES (39, 'declassified-s3-' || repeat('z', 5000))",
 	extra_params => [ '-U', 'r_s3' ]);
 
+# replication origins: one for each subscription's apply worker and table
+# synchronization worker, the failing ones restarting meanwhile (from 18
+# their own setting, 10 by default; before, max_replication_slots)
 my $sub = labelam_mls_node('sub', q{
 max_prepared_transactions = 8
 max_worker_processes = 24
@@ -86,7 +89,8 @@ max_logical_replication_workers = 16
 max_replication_slots = 32
 wal_retrieve_retry_interval = 500ms
 autovacuum = off
-}, policy => $policy);
+} . ($pub->pg_version >= 18 ? "max_active_replication_origins = 32\n" : ''),
+	policy => $policy);
 my $pubconn = $pub->connstr('postgres');
 $pubconn =~ s/'//g;
 
