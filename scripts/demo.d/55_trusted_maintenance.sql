@@ -23,7 +23,9 @@ SHOW labelam.session_label;
 -- outside maintenance commands it decides as its label narrowed to its
 -- clearance: it reads every row ...
 SELECT labelam.client_label();
-SELECT id, item, m.security_label FROM mission m ORDER BY id;
+SELECT m.security_label, count(*) AS rows
+	FROM mission m GROUP BY 1 ORDER BY 1;
+SELECT id, item, m.security_label FROM mission m WHERE id < 100 ORDER BY id;
 -- ... and writes at its clearance only: no write down, not even from
 -- code it runs for others (triggers, defaults, index expressions)
 \set ON_ERROR_STOP 0
