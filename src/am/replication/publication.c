@@ -163,6 +163,8 @@ check_tables_of(Oid nspid, const char *pubname)
 	systable_endscan(scan);
 	table_close(classrel, AccessShareLock);
 
+	/* the oldest first: the error names the same table on every run */
+	list_sort(relids, list_oid_cmp);
 	foreach(lc, relids)
 		check_published(lfirst_oid(lc), NULL, pubname);
 	list_free(relids);
