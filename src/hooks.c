@@ -50,6 +50,8 @@
  *		avc/boundaries.c	statement start (lbac: the model taken in here,
  *							before any parallel worker starts)
  *		shared_state/backend_labels.c the session's write label published
+ *		am/replication/apply.c no query in code a logical replication
+ *							worker runs
  *		objects/label.c		no parallel workers inside trusted procedures,
  *							nor while a file is written (read ceiling)
  *		avc/boundaries.c	depth, around PostgreSQL's (a query started
@@ -77,7 +79,9 @@
  *							(objects/dml.c decides)
  *		lbac/guard.c		no writes to the lbac model's tables
  *	object_access_hook
- *		am/channels/raw_access.c logical decoding functions need every label
+ *		am/replication/message.c pg_logical_emit_message without its twin
+ *		am/replication/publication.c publishing labelheap tables needs their
+ *							label column
  *		am/channels/counters.c statistics counters reached without their
  *							checked twins, pg_stat_io: every label
  *		shared_state/twins.c other sessions' state and pg_notify reached
@@ -95,7 +99,7 @@
  *		lbac/guard.c		no TRUNCATE or ALTER of the lbac model's
  *							tables, no DROP ROLE of a role it names
  *	ClientAuthentication
- *		am/channels/raw_access.c no logical replication connections
+ *		am/replication/walsender.c physical replication for superusers only
  *		avc/boundaries.c	the client's SELinux peer label
  *		shared_state/backend_labels.c the session hidden from others until
  *							its label is known
@@ -123,6 +127,9 @@
  *	post_parse_analyze_hook
  *		label_sql/parse.c	t.security_label and the label column
  *	emit_log_hook
+ *		am/replication/walsender.c no physical replication command on a
+ *							logical connection of a role that is not a
+ *							superuser (as it is logged)
  *		am/channels/messages.c exclusion conflicts with hidden rows show no key
  *	shmem_request_hook, shmem_startup_hook
  *		label_store/shmem.c	the label dictionary's shared memory
@@ -130,6 +137,9 @@
  *		avc/sepol_shared.c	the sepol provider's decisions, for every backend
  *		shared_state/backend_labels.c each backend's write label
  *		shared_state/prepared.c each prepared transaction's write label
+ *	RmgrTable[].rm_decode (logical decoding, every built-in resource manager)
+ *		am/replication/rmgr.c labels noted (decode.c); the output
+ *							plugin's callbacks wrapped by output.c's filter
  *	RegisterXactCallback: transaction end (one callback, in this order)
  *		avc/boundaries.c	session label resolution, audit flush
  *		shared_state/backend_labels.c the write label published (pre-commit)
@@ -215,6 +225,7 @@
 #include "am/labelheap_hooks.h"
 #include "am/channels/statistics_labels.h"
 #include "am/label_set/label_set.h"
+#include "am/replication/replication.h"
 #include "avc/avc.h"
 #include "files/files.h"
 #include "objects/objects.h"
@@ -311,6 +322,7 @@ labelam_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	avc_statement_start();
 	shared_state_publish();
+	labelheap_apply_executor_start();
 	objects_executor_start(queryDesc);
 	/* a query started inside a maintenance command is nested in it */
 	avc_enter(false, false);
@@ -421,7 +433,8 @@ labelam_object_access(ObjectAccessType access, Oid classId, Oid objectId,
 					  int subId, void *arg)
 {
 	CALL_PREV_IF_ANY(prev_object_access, access, classId, objectId, subId, arg);
-	labelheap_raw_object_access(access, classId, objectId, subId, arg);
+	labelheap_message_object_access(access, classId, objectId);
+	labelheap_publication_object_access(access, classId, objectId, subId, arg);
 	labelheap_counters_object_access(access, classId, objectId);
 	shared_state_object_access(access, classId, objectId, subId, arg);
 	labelheap_label_set_object_access(access, classId, objectId, subId, arg);
@@ -437,7 +450,7 @@ static void
 labelam_ClientAuthentication(Port *port, int status)
 {
 	CALL_PREV_IF_ANY(prev_ClientAuthentication, port, status);
-	labelheap_raw_client_auth(port, status);
+	labelheap_walsender_client_auth(port, status);
 	avc_client_authentication(port, status);
 	shared_state_client_authentication(port, status);
 }
@@ -544,6 +557,7 @@ labelam_post_parse_analyze(ParseState *pstate, Query *query,
 static void
 labelam_emit_log(ErrorData *edata)
 {
+	labelheap_walsender_emit_log(edata);
 	labelheap_messages_emit_log(edata);
 	CALL_PREV_IF_ANY(prev_emit_log, edata);
 }
@@ -739,6 +753,8 @@ labelam_hooks_install(void)
 	prev_comm_methods = PqCommMethods;
 	PqCommMethods = &labelam_comm_methods;
 	avc_subject_changed_callback = shared_state_subject_changed;
+
+	labelheap_decoding_install();
 
 	RegisterXactCallback(labelam_xact_callback, NULL);
 	RegisterSubXactCallback(labelam_subxact_callback, NULL);

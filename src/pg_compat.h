@@ -161,6 +161,35 @@ typedef PGAlignedBlock LabelamIOAlignedBlock;
 	(IsAutoVacuumWorkerProcess() || IsAutoVacuumLauncherProcess())
 #endif
 
+/*
+ * Logical decoding (am/replication): 16 renamed a change's relfilenode and
+ * the database field of a RelFileNode; 17 made decoded tuples plain
+ * HeapTuples instead of ReorderBufferTupleBufs; 17 gave LogLogicalMessage
+ * and pg_logical_emit_message a flush argument.
+ */
+#if PG_VERSION_NUM >= 160000
+#define labelam_change_file(change) ((change)->data.tp.rlocator)
+#define labelam_rel_file_db(id) ((id).dbOid)
+#define labelam_rel_file_equal(a, b) RelFileLocatorEquals(a, b)
+#else
+#define labelam_change_file(change) ((change)->data.tp.relnode)
+#define labelam_rel_file_db(id) ((id).dbNode)
+#define labelam_rel_file_equal(a, b) RelFileNodeEquals(a, b)
+#endif
+#if PG_VERSION_NUM >= 170000
+#define LABELAM_F_EMIT_MESSAGE_TEXT F_PG_LOGICAL_EMIT_MESSAGE_BOOL_TEXT_TEXT_BOOL
+#define LABELAM_F_EMIT_MESSAGE_BYTEA F_PG_LOGICAL_EMIT_MESSAGE_BOOL_TEXT_BYTEA_BOOL
+#define labelam_change_tuple(t) (t)
+#define labelam_LogLogicalMessage(prefix, msg, size, transactional) \
+	LogLogicalMessage((prefix), (msg), (size), (transactional), false)
+#else
+#define LABELAM_F_EMIT_MESSAGE_TEXT F_PG_LOGICAL_EMIT_MESSAGE_BOOL_TEXT_TEXT
+#define LABELAM_F_EMIT_MESSAGE_BYTEA F_PG_LOGICAL_EMIT_MESSAGE_BOOL_TEXT_BYTEA
+#define labelam_change_tuple(t) ((t) ? &(t)->tuple : (HeapTuple) NULL)
+#define labelam_LogLogicalMessage(prefix, msg, size, transactional) \
+	LogLogicalMessage((prefix), (msg), (size), (transactional))
+#endif
+
 /* 18: pg_noreturn precedes the declaration instead of following it */
 /* 16 folded pg_class_ownercheck into object_ownercheck */
 #if PG_VERSION_NUM >= 160000

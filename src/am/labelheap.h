@@ -62,6 +62,13 @@ extern bool labelheap_restore_labels;
 extern void labelheap_restore_next_row(Oid secid);
 extern void labelheap_restore_forget(void);
 
+/*
+ * replication/message.c, for pg_logical_emit_message's checked twin
+ * (objects/functions.c): notes the writer's label before a logical message
+ * is written; the prefix of labelam's own notes is refused
+ */
+extern void labelheap_message_before_write(const char *prefix);
+
 /* may the session select every label rel's rows carry (its label set)? */
 extern bool labelheap_selects_every_row(Relation rel);
 /* raw_access.c: every label of the database's dictionary (a superset) */

@@ -20,7 +20,6 @@ struct QueryDesc;
 struct PlannedStmt;
 struct PlannerInfo;
 struct RelOptInfo;
-struct Port;
 
 /* read/frames.c: who reads (see there) */
 typedef enum LabelheapReadMode
@@ -86,10 +85,6 @@ extern bool labelheap_raw_check_perms(List *rangeTable,
 extern bool labelheap_raw_needs_fmgr_hook(Oid fn_oid);
 extern void labelheap_raw_fmgr_hook(FmgrHookEventType event,
 									FmgrInfo *flinfo);
-extern void labelheap_raw_object_access(ObjectAccessType access,
-										Oid classId, Oid objectId,
-										int subId, void *arg);
-extern void labelheap_raw_client_auth(struct Port *port, int status);
 
 /* channels/counters.c: statistics built-ins reached without their checked twins */
 extern void labelheap_counters_object_access(ObjectAccessType access,

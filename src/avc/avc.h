@@ -57,7 +57,9 @@ extern void avc_xact(XactEvent event);
  * with its label narrowed to its clearance, except around a maintenance
  * command's own checks: avc_maintenance_begin(depth) lets its own label
  * decide if the outermost call running is a utility command the client
- * sent, depth calls deep (1: the command itself, nothing nested), and returns true; pass the
+ * sent, depth calls deep (1: the command itself, nothing nested), or,
+ * depth 0, if the process is a logical replication worker running nothing
+ * (the checks of a row it applies itself), and returns true; pass the
  * result to avc_maintenance_end (also on error).  Does nothing (false) for
  * other sessions and elsewhere.
  */
@@ -127,6 +129,14 @@ extern bool avc_check_tuple_rows(Relation rel, Oid object_secid,
  * of a label?  may a message show this row?).
  */
 extern bool avc_tuple_allowed(Oid object_secid, uint32 perms);
+
+/*
+ * The same for rows labeled with label text, which need not be in the
+ * dictionary; no transaction needed (logical decoding decides messages
+ * outside any).  An invalid label is decided as the policy's unlabeled
+ * label.
+ */
+extern bool avc_tuple_label_allowed(const char *label, uint32 perms);
 
 /*
  * Does the statistics subject hold all of "perms" on rows labeled
@@ -220,6 +230,15 @@ extern char *avc_create_label_text(const char *table_label);
 extern const char *avc_write_subject(void);
 extern char *avc_write_label_text(const char *table_label);
 extern bool avc_write_subject_labels_rows(void);
+
+/*
+ * The table label that logical messages are decided as written into
+ * (canonical text, palloc'd): how the policy labels a new table of the
+ * database (sepgsql_contexts' default for pg_catalog.pg_logical_message,
+ * else labelam.default_table_label).  ERROR if there is none.  A message's
+ * own label is avc_create_label_text of it.
+ */
+extern char *avc_message_table_label(void);
 
 /*
  * Canonical form of label text (palloc'd), as the policy provider defines

@@ -131,6 +131,7 @@ extern char *avc_trusted_narrowed(const char *label);
 
 /* boundaries.c */
 extern bool avc_under_utility(int depth);
+extern bool avc_outside_commands(void);
 
 /* client.c */
 extern void avc_client_auth(Port *port);

@@ -90,6 +90,16 @@ avc_under_utility(int depth)
 	return depth >= 1 && nesting == depth && outermost_utility;
 }
 
+/*
+ * Is nothing running: no executor, utility command or routine (a logical
+ * replication worker applying a row itself)?
+ */
+bool
+avc_outside_commands(void)
+{
+	return nesting == 0;
+}
+
 /* After ExecutorEnd and utility commands: audit lines of a top-level statement */
 void
 avc_statement_done(void)

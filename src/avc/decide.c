@@ -405,6 +405,16 @@ avc_tuple_allowed(Oid object_secid, uint32 perms)
 	return (d.allowed & perms) == perms || d.permissive;
 }
 
+bool
+avc_tuple_label_allowed(const char *label, uint32 perms)
+{
+	AvcDecision d;
+	const char *decided_as;
+
+	avc_decide_object(AVC_CLASS_DB_TUPLE, label, &d, &decided_as);
+	return (d.allowed & perms) == perms || d.permissive;
+}
+
 void
 avc_require_tuple(Relation rel, Oid object_secid, uint32 perms)
 {

@@ -18,25 +18,46 @@
  * what it can do without them (built-in functions in expressions) meets
  * checks that never widen (large objects, sequences, function execution).
  *
+ * Logical replication apply is the other place (depth 0): a worker
+ * (apply, parallel apply or table synchronization) writes each replicated
+ * row with the label the row carries, which its own label decides, at
+ * every level its range allows (labelam_replica_t), and so applies a
+ * replicated TRUNCATE (the label set's check).  The worker applies
+ * rows itself, in no executor or utility command (worker.c's
+ * ExecSimpleRelation*, tablesync.c's CopyFrom); what it runs for the user
+ * (triggers, defaults, constraints, domain checks, index expressions) runs
+ * before or after the row's own checks, never inside them, and whatever of
+ * it starts a query is refused (am/replication/apply.c, ExecutorStart).
+ * So the own label decides only while nothing is running, and only around
+ * the row's own checks, which the caller makes for a row it has
+ * established to be the worker's own (am/replication/apply.c: no executor
+ * frame); everything else, user code included, decides with the narrowed
+ * label.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/parallel.h"
+#include "replication/logicalworker.h"
 
 #include "avc/avc_internal.h"
 #include "avc/avc_objects.h"
 
 /*
  * May the session's own label decide now?  Only in the utility command the
- * client sent, depth calls deep (see avc_maintenance_begin), no trusted
- * procedure running, not in a parallel worker.
+ * client sent, depth calls deep, or in a logical replication worker running
+ * nothing, depth 0 (see avc_maintenance_begin); no trusted procedure
+ * running, not in a parallel worker.
  */
 static bool
 maintenance_context(int depth)
 {
-	return avc_under_utility(depth) && !avc_subject_pushed() &&
-		!IsParallelWorker();
+	if (avc_subject_pushed() || IsParallelWorker())
+		return false;
+	if (depth == 0)
+		return IsLogicalWorker() && avc_outside_commands();
+	return avc_under_utility(depth);
 }
 
 /*
@@ -48,7 +69,9 @@ maintenance_context(int depth)
  * depth: 1 for checks the utility command makes itself, with nothing
  * nested in it; 2 for checks of a query that labelam's own code runs
  * directly inside it and knows to be its own (dump.c's INSERT of a
- * restored row), which the caller must establish itself.
+ * restored row), which the caller must establish itself; 0 for the checks
+ * of a row a logical replication worker applies itself, outside any
+ * command (the caller establishes that the row is the worker's own).
  */
 bool
 avc_maintenance_begin(int depth)

@@ -164,6 +164,27 @@ avc_table_label_text(Relation rel)
 	return avc_canonicalize(label);
 }
 
+char *
+avc_message_table_label(void)
+{
+	char	   *objname;
+	char	   *label;
+
+	objname = psprintf("%s.pg_catalog.pg_logical_message",
+					   get_database_name(MyDatabaseId));
+	label = avc_default_object_label(SELABEL_DB_TABLE, objname);
+	pfree(objname);
+	if (label == NULL && default_table_label != NULL && default_table_label[0] != '\0')
+		label = pstrdup(default_table_label);
+	if (label == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("logical messages have no security label in this database"),
+				 errdetail("Neither the policy's sepgsql_contexts nor labelam.default_table_label labels tables."),
+				 errhint("Set labelam.default_table_label.")));
+	return avc_canonicalize(label);
+}
+
 /*
  * Something that feeds avc_table_label_text or avc_create_label_text may
  * have changed: a relation's labels or name (relcache invalidation), a

@@ -41,8 +41,11 @@
  * (pg_stat_get_tuples_returned and the like, listed once in
  * src/am/channels/counterlist.h, decided in src/am/channels/counters.c) have
  * twins too, which return NULL where the counts would include rows beyond the
- * session's reach.  Their calls are rewritten whether object checks are on
- * or not; reached without a twin, they are decided by am/channels/counters.c.
+ * session's reach, and so has pg_logical_emit_message, whose twin notes the
+ * label of the message's writer for logical decoding
+ * (src/am/replication/message.c).  Their calls are rewritten whether object
+ * checks are on or not; reached without a twin, they are decided by
+ * am/channels/counters.c and am/replication/message.c.
  * So do the built-ins that show other sessions' state (pg_stat_activity's
  * pg_stat_get_activity, pg_locks' pg_lock_status, pg_prepared_xacts,
  * the progress views, pg_stat_get_backend_*) and pg_notify, whose twins
@@ -99,8 +102,10 @@ typedef enum CheckedKind
 	CHECKED_FILES,				/* reads or writes a server file (src/files):
 								 * rewritten with object checks off too */
 	CHECKED_SHARED_STATE,		/* other sessions' state, or a notification */
-	CHECKED_CHOSEN_OID			/* a large object created with an OID its
+	CHECKED_CHOSEN_OID,			/* a large object created with an OID its
 								 * caller chose (src/shared_state/catalogs.c) */
+	CHECKED_MESSAGE				/* a logical decoding message: its writer's
+								 * label noted (src/am/replication/message.c) */
 } CheckedKind;
 
 typedef struct CheckedFunction
@@ -109,7 +114,7 @@ typedef struct CheckedFunction
 	const char *name;			/* its name */
 	const char *twin;			/* its checked twin in schema labelam */
 	int			nargs;
-	Oid			argtypes[3];	/* the twin's (and the built-in's) */
+	Oid			argtypes[4];	/* the twin's (and the built-in's) */
 	CheckedKind kind;
 } CheckedFunction;
 
@@ -154,6 +159,13 @@ static const CheckedFunction checked_functions[] = {
 #endif
 #ifdef F_PG_STAT_GET_BACKEND_WAL
 	{F_PG_STAT_GET_BACKEND_WAL, "pg_stat_get_backend_wal", "checked_pg_stat_get_backend_wal", 1, {INT4OID}, CHECKED_SHARED_STATE},
+#endif
+#if PG_VERSION_NUM >= 170000
+	{LABELAM_F_EMIT_MESSAGE_TEXT, "pg_logical_emit_message", "checked_logical_emit_message", 4, {BOOLOID, TEXTOID, TEXTOID, BOOLOID}, CHECKED_MESSAGE},
+	{LABELAM_F_EMIT_MESSAGE_BYTEA, "pg_logical_emit_message", "checked_logical_emit_message", 4, {BOOLOID, TEXTOID, BYTEAOID, BOOLOID}, CHECKED_MESSAGE},
+#else
+	{LABELAM_F_EMIT_MESSAGE_TEXT, "pg_logical_emit_message", "checked_logical_emit_message", 3, {BOOLOID, TEXTOID, TEXTOID}, CHECKED_MESSAGE},
+	{LABELAM_F_EMIT_MESSAGE_BYTEA, "pg_logical_emit_message", "checked_logical_emit_message", 3, {BOOLOID, TEXTOID, BYTEAOID}, CHECKED_MESSAGE},
 #endif
 };
 
@@ -377,7 +389,8 @@ objects_function_execute(Oid functionId)
 	/*
 	 * only sequences and large objects named by OID are decided here:
 	 * counters (am/channels/counters.c), lo_import and lo_export
-	 * (files/large_objects.c) and shared state (src/shared_state) elsewhere,
+	 * (files/large_objects.c), shared state (src/shared_state) and logical
+	 * decoding messages (am/replication/message.c) elsewhere,
 	 * with object checks off too
 	 */
 	if (f == NULL || f->kind != CHECKED_OBJECT || f->builtin == F_NEXTVAL)
@@ -595,3 +608,31 @@ labelam_##counter(PG_FUNCTION_ARGS) \
 	COUNTER_TWIN(name, builtin, database)
 #include "am/channels/counterlist.h"
 #undef LABELHEAP_COUNTER
+
+/*
+ * pg_logical_emit_message (am/replication/message.c notes who writes the
+ * message, for logical decoding to decide who may receive it)
+ */
+static Datum
+message_twin(FunctionCallInfo fcinfo, Oid builtin, PGFunction emit)
+{
+	objects_twin_enter(fcinfo, builtin);
+	labelheap_message_before_write(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	return emit(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(labelam_logical_emit_message_text);
+Datum
+labelam_logical_emit_message_text(PG_FUNCTION_ARGS)
+{
+	return message_twin(fcinfo, LABELAM_F_EMIT_MESSAGE_TEXT,
+						pg_logical_emit_message_text);
+}
+
+PG_FUNCTION_INFO_V1(labelam_logical_emit_message_bytea);
+Datum
+labelam_logical_emit_message_bytea(PG_FUNCTION_ARGS)
+{
+	return message_twin(fcinfo, LABELAM_F_EMIT_MESSAGE_BYTEA,
+						pg_logical_emit_message_bytea);
+}

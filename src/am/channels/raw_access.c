@@ -35,19 +35,9 @@
  *	   refused.  Relations that are labelheap tables, their TOAST relations
  *	   and the indexes of either are refused for everyone.
  *
- *	3. Logical decoding through SQL (pg_logical_slot_{get,peek}_[binary_]
- *	   changes) emits every row of every table.  These are builtins, which
- *	   bypass needs_fmgr_hook, so object_access_hook's OAT_FUNCTION_EXECUTE
- *	   (fired at executor start for every function) refuses them unless the
- *	   session may select every label in the database's dictionary: decoded
- *	   rows carry only dictionary labels, and the dictionary is locked
- *	   against new labels (ShareLock, which waits for transactions that
- *	   interned a label, RowExclusiveLock, to end) until the transaction
- *	   ends, so no label appears between the check and the decoding.
- *
- *	4. Logical walsender connections (replication=database), which decode
- *	   the same way, are refused at authentication (ClientAuthentication_
- *	   hook), before the database is known: refused whatever the database.
+ * Logical decoding, through SQL or walsenders, is not refused but filtered
+ * by the decoding session's label (src/am/replication); what a walsender
+ * may do besides is src/am/replication/walsender.c's.
  *
  * What is not refused here and why (doc/security-model.md, "Storage-level
  * trust"):
@@ -78,9 +68,7 @@
 #include "commands/defrem.h"
 #include "executor/executor.h"
 #include "fmgr.h"
-#include "libpq/auth.h"
 #include "nodes/primnodes.h"
-#include "replication/walsender.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -431,52 +419,15 @@ labelheap_raw_fmgr_hook(FmgrHookEventType event, FmgrInfo *flinfo)
 	}
 }
 
-/* ---- 3. logical decoding through SQL ---- */
-
-static bool
-is_decoding_function(Oid funcid)
-{
-	HeapTuple	tuple;
-	bool		result = false;
-
-	switch (funcid)
-	{
-		case F_PG_LOGICAL_SLOT_GET_CHANGES:
-		case F_PG_LOGICAL_SLOT_GET_BINARY_CHANGES:
-		case F_PG_LOGICAL_SLOT_PEEK_CHANGES:
-		case F_PG_LOGICAL_SLOT_PEEK_BINARY_CHANGES:
-			return true;
-	}
-	if (funcid < FirstNormalObjectId)
-		return false;
-
-	/* a superuser's own LANGUAGE internal declaration of the same code */
-	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	if (!HeapTupleIsValid(tuple))
-		return false;
-	if (((Form_pg_proc) GETSTRUCT(tuple))->prolang == INTERNALlanguageId)
-	{
-		bool		isnull;
-		Datum		src = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_prosrc,
-										  &isnull);
-
-		if (!isnull)
-		{
-			char	   *prosrc = TextDatumGetCString(src);
-
-			result = strncmp(prosrc, "pg_logical_slot_", 16) == 0;
-			pfree(prosrc);
-		}
-	}
-	ReleaseSysCache(tuple);
-	return result;
-}
+/* ---- every label of the dictionary ---- */
 
 /*
  * May the session select rows of every label in this database's
  * dictionary (a superset of the labels its labelheap tables hold)?  With
  * ShareLock, the dictionary is locked against new labels until the end of
- * the transaction (see the file header); audit records the denial.
+ * the transaction (ShareLock waits for transactions that interned a label,
+ * which hold RowExclusiveLock, to end), so that no label appears between
+ * the check and what the caller does; audit records the denial.
  */
 bool
 labelheap_selects_every_label(LOCKMODE lockmode, bool audit)
@@ -508,32 +459,4 @@ labelheap_selects_every_label(LOCKMODE lockmode, bool audit)
 	systable_endscan(scan);
 	table_close(rel, NoLock);
 	return result;
-}
-
-void
-labelheap_raw_object_access(ObjectAccessType access, Oid classId, Oid objectId,
-						 int subId, void *arg)
-{
-	if (access == OAT_FUNCTION_EXECUTE &&
-		classId == ProcedureRelationId &&
-		is_decoding_function(objectId) &&
-		!labelheap_selects_every_label(ShareLock, true))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to decode changes with %s()",
-						get_func_name(objectId)),
-				 errdetail("Logical decoding emits rows of labelheap tables whatever their security label; only a session that may select every label in labelam.pg_security may use it.")));
-}
-
-/* ---- 4. logical walsenders ---- */
-
-void
-labelheap_raw_client_auth(Port *port, int status)
-{
-	if (status == STATUS_OK && am_db_walsender)
-		ereport(FATAL,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("logical replication connections are not allowed while labelam is loaded"),
-				 errdetail("Logical decoding would send rows of labelheap tables whatever their security label."),
-				 errhint("Physical replication (replication=true) is allowed; it is storage-level trust. pg_logical_slot_get_changes() works for sessions that may select every label.")));
 }

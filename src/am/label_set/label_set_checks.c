@@ -25,6 +25,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/catalog.h"
 #include "catalog/dependency.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
@@ -51,6 +52,7 @@
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "am/relcache.h"
+#include "am/replication/replication.h"
 #include "am/tuple.h"
 #include "am/tuple_label.h"
 #include "avc/avc.h"
@@ -212,6 +214,9 @@ labelheap_selects_every_row(Relation rel)
 	return label_set_check(rel, AVC_DB_TUPLE_SELECT, false, false);
 }
 
+static void label_set_require_at(Relation rel, uint32 perms,
+								 const char *action, int depth);
+
 /*
  * The check of a command that destroys or changes every row of rel without
  * reading it (TRUNCATE, DROP, DROP COLUMN, REFRESH).  A trusted session
@@ -221,7 +226,19 @@ labelheap_selects_every_row(Relation rel)
 void
 labelheap_label_set_require(Relation rel, uint32 perms, const char *action)
 {
-	bool		widened = avc_maintenance_begin(1);
+	label_set_require_at(rel, perms, action, 1);
+}
+
+/*
+ * The same, its own label deciding at depth (avc_maintenance_begin): 1 for
+ * the command the client sent, 0 for a TRUNCATE that a logical replication
+ * worker applies itself (am/replication/apply.c).
+ */
+static void
+label_set_require_at(Relation rel, uint32 perms, const char *action,
+					 int depth)
+{
+	bool		widened = avc_maintenance_begin(depth);
 	bool		ok;
 
 	PG_TRY();
@@ -253,7 +270,21 @@ labelheap_label_set_require(Relation rel, uint32 perms, const char *action)
 static void
 truncate_check(Relation rel, const char *action)
 {
-	labelheap_label_set_require(rel, AVC_DB_TUPLE_DELETE, action);
+	/* a replicated TRUNCATE: as a row a worker applies (new_label.c) */
+	label_set_require_at(rel, AVC_DB_TUPLE_DELETE, action,
+						 labelheap_replicated_write() ? 0 : 1);
+	/* logical decoding shows the truncation to who may see these labels */
+	if (RelationIsLogicallyLogged(rel))
+	{
+		Oid		   *secids = NULL;
+		int			n = 0;
+
+		if (labelheap_set_catalog_load(RelationGetRelid(rel), SnapshotSelf,
+									   &secids, &n))
+			labelheap_wal_truncate_labels(rel, n, secids);
+		if (secids)
+			pfree(secids);
+	}
 	/* the counters still count those rows' scans */
 	labelheap_counted_keep(RelationGetRelid(rel));
 	labelheap_label_set_remove(RelationGetRelid(rel));

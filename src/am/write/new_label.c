@@ -108,6 +108,7 @@
 #include "am/labelheap.h"
 #include "am/labelheap_hooks.h"
 #include "am/read/frames.h"
+#include "am/replication/replication.h"
 #include "am/write/label_column.h"
 #include "am/write/new_label.h"
 #include "am/write/source_label.h"
@@ -596,8 +597,9 @@ new_secid(Relation rel, uint32 *perms)
  * A trusted session (avc/trusted.c) decides them with its own label when
  * the row is written by the COPY FROM it sent (depth 1) or by the INSERT
  * that dump.c runs directly inside it for a restored row (depth 2): a
- * restore writes rows of every level.  Its narrowed label, which decides
- * elsewhere, may not relabel onto a label it may not write.
+ * restore writes rows of every level; and so does a logical replication
+ * worker, for a row it applies itself (depth 0).  Its narrowed label,
+ * which decides elsewhere, may not relabel onto a label it may not write.
  */
 static void
 require_chosen_label(Relation rel, Oid dflt, uint32 perms, Oid target,
@@ -671,6 +673,16 @@ labelheap_insert_secid(Relation rel, TupleTableSlot *slot)
 	Oid			colsecid = column_secid(rel, slot);
 	int			depth = 1;
 
+	/*
+	 * a row a logical replication worker applies carries its label, which
+	 * a trusted worker's own label decides (depth 0, avc/maintenance.c)
+	 */
+	if (unlikely(labelheap_replicated_write()))
+	{
+		labelheap_replicated_row(rel, colsecid);
+		depth = 0;
+	}
+
 	/* the row dump.c restores, inserted by its own INSERT */
 	if (unlikely(OidIsValid(restore_secid)) &&
 		labelheap_frame_outer_id() == restore_frame)
@@ -719,6 +731,10 @@ labelheap_batch_label_begin(Relation rel, LabelheapBatchLabel *batch)
 	 * as they are until it ends.
 	 */
 	batch->attnum = labelheap_label_column_attnum(rel);
+
+	/* a table synchronization worker's COPY: each row carries its label */
+	if (unlikely(batch->attnum == 0 && labelheap_replicated_write()))
+		labelheap_replicated_row(rel, InvalidOid);
 }
 
 /* labelheap_batch_row_secid's rows of a label column, and its first row */
@@ -727,12 +743,19 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
 							   TupleTableSlot *slot)
 {
 	Oid			colsecid = InvalidOid;
+	int			depth = 1;
 
 	if (batch->attnum != 0)
 		colsecid = labelheap_label_column_take(slot, batch->attnum);
+	/* a table synchronization worker's row: as labelheap_insert_secid's */
+	if (unlikely(labelheap_replicated_write()))
+	{
+		labelheap_replicated_row(rel, colsecid);
+		depth = 0;
+	}
 	if (OidIsValid(colsecid) && colsecid != batch->secid)
 	{
-		require_chosen_label(rel, batch->secid, batch->perms, colsecid, 1);
+		require_chosen_label(rel, batch->secid, batch->perms, colsecid, depth);
 		return colsecid;
 	}
 	if (!batch->checked && batch->perms != 0)
@@ -748,15 +771,12 @@ labelheap_batch_row_secid_slow(Relation rel, LabelheapBatchLabel *batch,
  * with labelam.update_label (the column wins): then it needs relabelfrom
  * on the old label and relabelto on the new one besides update.  An UPDATE
  * that does not set the label column forms the new row from the old
- * version's stored values, where the column is NULL.
+ * version's stored values, where the column is NULL.  (update_checks:
+ * the checks; labelheap_update_secid: the label.)
  */
-Oid
-labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
+static Oid
+update_checks(Relation rel, Oid oldsecid, Oid newsecid)
 {
-	Oid			newsecid = column_secid(rel, slot);
-
-	if (!OidIsValid(newsecid))
-		newsecid = setting_secid(update_label, &update_cache);
 	if (OidIsValid(newsecid) && newsecid != oldsecid)
 	{
 		avc_require_tuple(rel, oldsecid,
@@ -767,6 +787,34 @@ labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
 	}
 	avc_require_tuple(rel, oldsecid, AVC_DB_TUPLE_UPDATE);
 	return oldsecid;
+}
+
+Oid
+labelheap_update_secid(Relation rel, Oid oldsecid, TupleTableSlot *slot)
+{
+	Oid			newsecid = column_secid(rel, slot);
+
+	/* a row a logical replication worker applies: as in insert_secid */
+	if (unlikely(labelheap_replicated_write()))
+	{
+		bool		widened;
+
+		labelheap_replicated_row(rel, newsecid);
+		widened = avc_maintenance_begin(0);
+		PG_TRY();
+		{
+			newsecid = update_checks(rel, oldsecid, newsecid);
+		}
+		PG_FINALLY();
+		{
+			avc_maintenance_end(widened);
+		}
+		PG_END_TRY();
+		return newsecid;
+	}
+	if (!OidIsValid(newsecid))
+		newsecid = setting_secid(update_label, &update_cache);
+	return update_checks(rel, oldsecid, newsecid);
 }
 
 /* Called by src/hooks.c at transaction end. */

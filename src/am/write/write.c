@@ -30,7 +30,9 @@
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "access/detoast.h"
 #include "access/heaptoast.h"
+#include "catalog/catalog.h"
 #include "executor/tuptable.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
@@ -38,6 +40,7 @@
 #include "am/heap/heap.h"
 #include "am/label_set/label_set.h"
 #include "am/labelheap.h"
+#include "am/replication/replication.h"
 #include "am/summary/summary.h"
 #include "am/tuple.h"
 #include "am/tuple_label.h"
@@ -112,6 +115,31 @@ label_slot_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 }
 
 /*
+ * The slot's values, out-of-line ones (those a new version would share
+ * with the old one) fetched from the TOAST relation, so that the new
+ * version's are written anew (palloc'd in the current context).
+ */
+static Datum *
+values_fetched(TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	Datum	   *values = palloc(desc->natts * sizeof(Datum));
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Datum		value = slot->tts_values[i];
+
+		if (att->attlen == -1 && !slot->tts_isnull[i] &&
+			VARATT_IS_EXTERNAL_ONDISK(DatumGetPointer(value)))
+			value = PointerGetDatum(detoast_external_attr((struct varlena *) DatumGetPointer(value)));
+		values[i] = value;
+	}
+	return values;
+}
+
+/*
  * The slot's values as a labeled tuple ready for heap's writers: toasted by
  * us if heap would otherwise toast it (then *toast is set).  label_attnum
  * is labelheap_label_column_attnum(rel), which COPY looks up once a batch.
@@ -119,7 +147,8 @@ label_slot_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 static HeapTuple
 prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 			  AttrNumber label_attnum, HeapTuple oldtup,
-			  bool old_has_external, int options, LabelheapToast **toast)
+			  bool old_has_external, bool fresh_values, int options,
+			  LabelheapToast **toast)
 {
 	HeapTuple	tuple;
 	bool		in_slot;
@@ -140,8 +169,11 @@ prepare_tuple(Relation rel, TupleTableSlot *slot, Oid secid,
 			heap_freetuple(tuple);
 		in_slot = false;
 		slot_getallattrs(slot);
-		tuple = labelheap_toast_tuple(rel, slot->tts_values, slot->tts_isnull,
-									  oldtup, options, secid, toast);
+		tuple = labelheap_toast_tuple(rel,
+									  fresh_values && old_has_external ?
+									  values_fetched(slot) : slot->tts_values,
+									  slot->tts_isnull, oldtup, options,
+									  secid, toast);
 	}
 	MemoryContextSwitchTo(oldcxt);
 	if (in_slot)
@@ -167,7 +199,7 @@ insert_one(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	labelheap_label_set_note(rel, secid);
 	tuple = prepare_tuple(rel, slot, secid,
 						  labelheap_label_column_attnum(rel), NULL, false,
-						  options, &toast);
+						  false, options, &toast);
 	if (speculative)
 	{
 		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, specToken);
@@ -241,7 +273,7 @@ labelheap_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 			noted = true;
 		}
 		tuples[i] = prepare_tuple(rel, slots[i], secid, batch.attnum, NULL,
-								  false, options, &toast[i]);
+								  false, false, options, &toast[i]);
 	}
 
 	start = 0;
@@ -343,10 +375,19 @@ labelheap_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 
 	newsecid = labelheap_update_secid(rel, secid, slot);
 	labelheap_label_set_note(rel, newsecid);
-	/* heap's update path always uses WAL and the FSM for TOAST */
+
+	/*
+	 * Logical decoding may send a relabeled row as an INSERT (replication/
+	 * output.c): its values must all be in the WAL, none left out of line
+	 * where the old version put them.  Heap's update path always uses WAL
+	 * and the FSM for TOAST.
+	 */
 	tuple = prepare_tuple(rel, slot, newsecid,
 						  labelheap_label_column_attnum(rel), oldcopy,
-						  old_has_external, 0, &toast);
+						  old_has_external,
+						  newsecid != secid && RelationIsLogicallyLogged(rel),
+						  0, &toast);
+	labelheap_wal_old_label(rel, otid, secid);
 	if (toast != NULL)
 	{
 		result = labelheap_update_final(rel, otid, tuple, cid, crosscheck,
@@ -388,8 +429,28 @@ labelheap_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	bool		has_external;
 	Oid			secid = read_version_label(rel, tid, &has_external, NULL);
 
-	avc_require_tuple(rel, secid,
-					  changingPart ? AVC_DB_TUPLE_UPDATE : AVC_DB_TUPLE_DELETE);
+	if (unlikely(labelheap_replicated_write()))
+	{
+		/* the worker's own row: a trusted worker's own label decides */
+		bool		widened;
+
+		labelheap_replicated_row(rel, secid);
+		widened = avc_maintenance_begin(0);
+		PG_TRY();
+		{
+			avc_require_tuple(rel, secid, changingPart ?
+							  AVC_DB_TUPLE_UPDATE : AVC_DB_TUPLE_DELETE);
+		}
+		PG_FINALLY();
+		{
+			avc_maintenance_end(widened);
+		}
+		PG_END_TRY();
+	}
+	else
+		avc_require_tuple(rel, secid,
+						  changingPart ? AVC_DB_TUPLE_UPDATE : AVC_DB_TUPLE_DELETE);
+	labelheap_wal_old_label(rel, tid, secid);
 	result = GetHeapamTableAmRoutine()->tuple_delete(rel, tid, cid, snapshot,
 													 crosscheck, wait, tmfd,
 													 changingPart);
