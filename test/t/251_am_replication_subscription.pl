@@ -40,6 +40,14 @@ autovacuum = off
 $pub->append_conf('pg_hba.conf', "local replication all trust\n");
 $pub->reload;
 
+# wait_for_catchup as r_mon, who may read every walsender's application_name
+sub pub_catchup
+{
+	my ($app) = @_;
+	local $ENV{PGUSER} = 'r_mon';
+	$pub->wait_for_catchup($app);
+}
+
 my $tables = q{
 	CREATE TABLE t (id int PRIMARY KEY, v text, lbl labelam.security_label) USING labelheap;
 	CREATE TABLE big (id int PRIMARY KEY, v text, lbl labelam.security_label) USING labelheap;
@@ -55,6 +63,12 @@ $pub->safe_psql('postgres', $tables . q{
 	INSERT INTO labelam.role_label VALUES
 		('r_up', 'staff_u:sysadm_r:sysadm_t:s0-s3'),
 		('r_down', 'staff_u:sysadm_r:sysadm_t:s3');
+	-- who watches the walsenders: their application_name is written at
+	-- their role's label (src/shared_state), so a monitor reads it only
+	-- with a label that may read every subscription's (pub_catchup)
+	CREATE ROLE r_mon LOGIN SUPERUSER;
+	INSERT INTO labelam.role_label VALUES
+		('r_mon', 'staff_u:sysadm_r:sysadm_t:s15:c0.c1023');
 	CREATE PUBLICATION pub FOR TABLE t, big;
 	-- rows that carry no label: a plain table
 	CREATE TABLE plain (id int PRIMARY KEY, v text, lbl text);
@@ -179,8 +193,10 @@ sub_db('subplain', $replica, 'r_s3', 'pubplain', 'streaming = on', q{
 	GRANT ALL ON plain TO PUBLIC;
 });
 
-$sub->wait_for_subscription_sync($pub, 'sub1', 'sub1');
-$sub->wait_for_subscription_sync($pub, 'sub3', 'sub3');
+$sub->wait_for_subscription_sync(undef, 'sub1', 'sub1');
+pub_catchup('sub1');
+$sub->wait_for_subscription_sync(undef, 'sub3', 'sub3');
+pub_catchup('sub3');
 
 # what a level selects, labels included, as text
 my $rows_sql = q{
@@ -256,8 +272,8 @@ $pub->safe_psql('postgres', q{
 	COMMIT;
 }, extra_params => [ '-U', 'r_down' ]);
 
-$pub->wait_for_catchup('sub1');
-$pub->wait_for_catchup('sub3');
+pub_catchup('sub1');
+pub_catchup('sub3');
 compare('after inserts, updates, deletes, relabels, COPY, streamed and prepared transactions');
 my $sub1 = sub_rows('sub1', 't') . sub_rows('sub1', 'big');
 no_leak('s1', 'sub1 holds nothing above s1', $sub1);
@@ -346,8 +362,8 @@ $pub->safe_psql('postgres', q{
 $pub->safe_psql('postgres', 'TRUNCATE big', extra_params => [ '-U', 'a_maint' ]);
 $pub->safe_psql('postgres', "INSERT INTO big VALUES (1, 'public-after-truncate')",
 	extra_params => [ '-U', 'r_s0' ]);
-$pub->wait_for_catchup('sub1');
-$pub->wait_for_catchup('sub3');
+pub_catchup('sub1');
+pub_catchup('sub3');
 compare('after a TRUNCATE of the multi-level table');
 is(errors_of('sub1') . errors_of('sub3'), '00', '... applied by sub1 and sub3 without an error');
 
