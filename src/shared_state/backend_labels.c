@@ -50,6 +50,7 @@
 #include "postgres.h"
 
 #include "access/parallel.h"
+#include "access/xact.h"
 #include "libpq/libpq-be.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -235,6 +236,15 @@ shared_state_publish(void)
 	char	   *label;
 
 	if (slots == NULL || MyProc == NULL)
+		return;
+
+	/*
+	 * ROLLBACK of a failed transaction block runs ProcessUtility in an
+	 * aborted transaction, where no catalog may be read to compute a
+	 * label: the slot stays as it is (PENDING if the subject changed) until
+	 * the next statement boundary publishes.
+	 */
+	if (!IsTransactionState())
 		return;
 	if (published_valid && published_epoch == avc_current_epoch())
 		return;
