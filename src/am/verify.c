@@ -58,6 +58,16 @@ open_labelheap(Oid relid)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a labelheap relation",
 						RelationGetRelationName(rel))));
+
+	/*
+	 * Another session's temporary table lives in that session's local
+	 * buffers, and after a crash only its catalog entry is left: what the
+	 * files hold is nothing to verify.  (As heapam refuses to scan it.)
+	 */
+	if (RELATION_IS_OTHER_TEMP(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot verify temporary tables of other sessions")));
 	return rel;
 }
 

@@ -197,8 +197,13 @@ shared_state_prepare_utility(PlannedStmt *pstmt)
 	if (!IsA(pstmt->utilityStmt, TransactionStmt))
 		return;
 	stmt = (TransactionStmt *) pstmt->utilityStmt;
+	/*
+	 * PREPARE of a failed transaction block only rolls it back: nothing is
+	 * prepared, and nothing may be read from the catalogs there.
+	 */
 	if (stmt->kind != TRANS_STMT_PREPARE || shared == NULL ||
-		shared->nentries == 0 || !IsTransactionBlock())
+		shared->nentries == 0 || !IsTransactionBlock() ||
+		!IsTransactionState())
 		return;
 	label = shared_state_compute_write_label();
 	if (label == NULL || strlen(label) >= PREPARED_LABEL_MAX)

@@ -162,6 +162,15 @@ $node->safe_psql('postgres', q{BEGIN; INSERT INTO in_copy VALUES (1, 'x'); PREPA
 is(as_s3b(q{SELECT gid FROM pg_prepared_xacts}), 'public-s0-gid', 'control: s3 sees an s0 prepared transaction');
 is(as_s0(q{SELECT gid FROM pg_prepared_xacts}), 'public-s0-gid', 'control: so does s0');
 $node->safe_psql('postgres', q{ROLLBACK PREPARED 'public-s0-gid'});
+# PREPARE of a failed transaction block only rolls it back, as on heap
+# (the preparer's label was once computed there, from the catalogs of an
+# aborted transaction: an assert-enabled server aborted)
+my ($rc, $out, $perr) = $node->psql('postgres',
+	q{BEGIN; INSERT INTO in_copy VALUES (33, 'x'); SELECT 1/0; PREPARE TRANSACTION 'failed-gid'; SELECT 'alive'},
+	on_error_stop => 0, extra_params => [ '-U', 'r_s3' ]);
+is($out, 'alive', 'PREPARE of a failed block: the session goes on');
+is(as_s3b(q{SELECT count(*) FROM pg_prepared_xacts}) . ' ' . as_s3b(q{SELECT count(*) FROM in_copy WHERE id = 33}),
+	'0 0', 'PREPARE of a failed block: nothing prepared, nothing kept');
 
 # the views' calls are planned as calls of the checked twins
 like(as_s0(q{EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM pg_stat_activity, pg_locks, pg_prepared_xacts}),
