@@ -164,9 +164,13 @@ is(as_s0(q{SELECT gid FROM pg_prepared_xacts}), 'public-s0-gid', 'control: so do
 $node->safe_psql('postgres', q{ROLLBACK PREPARED 'public-s0-gid'});
 # PREPARE of a failed transaction block only rolls it back, as on heap
 # (the preparer's label was once computed there, from the catalogs of an
-# aborted transaction: an assert-enabled server aborted)
+# aborted transaction: an assert-enabled server aborted).  The block's
+# last statement rolls back a subtransaction before it fails, which makes
+# the session's cached write label stale, as concurrent DDL can.
 my ($rc, $out, $perr) = $node->psql('postgres',
-	q{BEGIN; INSERT INTO in_copy VALUES (33, 'x'); SELECT 1/0; PREPARE TRANSACTION 'failed-gid'; SELECT 'alive'},
+	q{BEGIN; INSERT INTO in_copy VALUES (33, 'x');
+	DO $$BEGIN BEGIN PERFORM 1/0; EXCEPTION WHEN division_by_zero THEN NULL; END; PERFORM 1/0; END$$;
+	PREPARE TRANSACTION 'failed-gid'; SELECT 'alive'},
 	on_error_stop => 0, extra_params => [ '-U', 'r_s3' ]);
 is($out, 'alive', 'PREPARE of a failed block: the session goes on');
 is(as_s3b(q{SELECT count(*) FROM pg_prepared_xacts}) . ' ' . as_s3b(q{SELECT count(*) FROM in_copy WHERE id = 33}),
