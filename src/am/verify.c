@@ -62,12 +62,13 @@ open_labelheap(Oid relid)
 	/*
 	 * Another session's temporary table lives in that session's local
 	 * buffers, and after a crash only its catalog entry is left: what the
-	 * files hold is nothing to verify.  (As heapam refuses to scan it.)
+	 * files hold is nothing to inspect.  (heapam refuses to scan it, with
+	 * the same error.)
 	 */
 	if (RELATION_IS_OTHER_TEMP(rel))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot verify temporary tables of other sessions")));
+				 errmsg("cannot access temporary tables of other sessions")));
 	return rel;
 }
 

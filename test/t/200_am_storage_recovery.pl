@@ -110,6 +110,21 @@ is($standby->safe_psql('postgres', $checksum_sql),
 	$primary->safe_psql('postgres', $checksum_sql),
 	'standby still identical after the primary crashed and recovered');
 
+# another session's temporary table: its rows are in that session's
+# memory (after a crash only its catalog entry is left, its file gone),
+# so the inspection functions refuse it, as a scan does
+my $holder = $primary->background_psql('postgres');
+$holder->query_safe('CREATE TEMP TABLE other_tmp (a int) USING labelheap; INSERT INTO other_tmp VALUES (1)');
+my $other_tmp = $primary->safe_psql('postgres', q{SELECT oid FROM pg_class WHERE relname = 'other_tmp'});
+for my $call ("labelam.verify_labels($other_tmp)", "labelam.toast_values($other_tmp)",
+	"labelam.tuple_secid($other_tmp, '(0,1)')")
+{
+	my ($rc, $out, $err) = $primary->psql('postgres', "SELECT count(*) FROM $call");
+	like($err, qr/ERROR:  cannot access temporary tables of other sessions/,
+		"$call refuses another session's temporary table");
+}
+$holder->quit;
+
 $standby->stop;
 $primary->stop;
 done_testing();
